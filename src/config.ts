@@ -1,0 +1,154 @@
+import z from '@deepseek-ai/schemastery';
+
+/** Formatting options sent with `textDocument/formatting` (LSP `FormattingOptions`). */
+export interface FormattingOptionsConfig {
+  tabSize: number;
+  insertSpaces: boolean;
+  trimTrailingWhitespace?: boolean;
+  insertFinalNewline?: boolean;
+  trimFinalNewlines?: boolean;
+}
+
+/** One language server entry of the `servers` table. */
+export interface ServerConfig {
+  /** Executable: a bare name looked up on PATH, or an absolute path. Resolved at load. */
+  command: string;
+  /** Arguments, e.g. `["--stdio"]`. */
+  args: string[];
+  /** Extra environment for the server process (merged after the harness scrub). */
+  env: Record<string, string>;
+  /** File extension (with dot, case-insensitive, multi-dot such as `.d.ts` allowed) → LSP languageId. */
+  extensionToLanguage: Record<string, string>;
+  /** Glob (matched against the workspace-relative path, `/`-separated) → languageId. Checked before extensions. */
+  fileGlobs: Record<string, string>;
+  /** Files whose nearest ancestor directory (bounded by the workspace root) becomes the server root. */
+  rootMarkers: string[];
+  /** Sent as `initializationOptions` in `initialize`. */
+  initializationOptions?: Record<string, unknown>;
+  /** Answers `workspace/configuration`: section name → value (`""` is the whole object). */
+  configuration: Record<string, unknown>;
+  /** Options for `textDocument/formatting` and `rangeFormatting`. */
+  formattingOptions: FormattingOptionsConfig;
+  /** How long `initialize` may take. */
+  startupTimeoutMs: number;
+  /** How long `shutdown` may take before the process is terminated. */
+  shutdownTimeoutMs: number;
+  /** Grace between SIGTERM and SIGKILL when terminating the process tree. */
+  killGraceMs: number;
+  /** Stop a server unused for this long; 0 keeps it until dispose. */
+  idleTimeoutMs: number;
+  /** Largest JSON-RPC message accepted from the server. */
+  maxMessageBytes: number;
+  /** How much of the server's stderr is kept for error reports. */
+  stderrTailBytes: number;
+  /** Largest document sent to the server. */
+  maxDocumentBytes: number;
+  /** Crashes tolerated within `restartWindowMs` before the server is given up on. */
+  maxRestarts: number;
+  /** The window for `maxRestarts`. */
+  restartWindowMs: number;
+  /** Quiet time after a diagnostics push before a pushed result counts as settled. */
+  diagnosticsSettleMs: number;
+}
+
+/** Settings of the editor action protocol backend. */
+export interface EditorConfig {
+  /** Serve `lsp-actions/v1` on this process's stdio. Only a headless backend may claim stdio. */
+  enabled: boolean;
+  /** Upper bound for one `lsp.actions.run`. */
+  requestTimeoutMs: number;
+  /** Files kept in the diagnostics cache (LRU). */
+  diagnosticsCacheMaxFiles: number;
+  /** Longest request line accepted; longer lines are refused without dropping the connection. */
+  maxLineBytes: number;
+  /** Debounce for unsolicited `diagnostics.updated` events. */
+  diagnosticsDebounceMs: number;
+}
+
+/** The plugin configuration. */
+export interface Config {
+  /** Language servers by id. */
+  servers: Record<string, ServerConfig>;
+  /** Live server processes at once (LRU stop beyond). */
+  maxLiveServers: number;
+  /** Documents kept open across all servers (LRU close beyond). */
+  maxOpenDocuments: number;
+  /** How long a diagnostics call waits for a fresh result before answering `pending`/`stale`. */
+  diagnosticsWaitMs: number;
+  /** Files a workspace diagnostics call looks at, at most. */
+  workspaceMaxFiles: number;
+  /** Model tool timeout, enforced by the harness timeout policy. */
+  timeoutMs: number;
+  /** Characters of rendered text a tool result may hold. */
+  maxResultChars: number;
+  /** Items (diagnostics, completions, symbols, …) a tool result may list. */
+  maxItems: number;
+  /** Editor action protocol backend. */
+  editor: EditorConfig;
+}
+
+const MS_MAX = 2_147_483_647;
+const positiveMs = (def: number): z<number> => z.natural().min(1).max(MS_MAX).default(def);
+
+/** Schema of one `servers` entry; defaults fill everything but `command`. */
+export const ServerConfig: z<ServerConfig> = z.object({
+  command: z.string().required().description('Executable: a bare name on PATH or an absolute path.'),
+  args: z.array(z.string()).default([]),
+  env: z.dict(z.string()).default({}),
+  extensionToLanguage: z.dict(z.string()).default({}),
+  fileGlobs: z.dict(z.string()).default({}),
+  rootMarkers: z.array(z.string()).default([]),
+  initializationOptions: z.dict(z.any()),
+  configuration: z.dict(z.any()).default({}),
+  formattingOptions: z
+    .object({
+      tabSize: z.natural().min(1).default(2),
+      insertSpaces: z.boolean().default(true),
+      trimTrailingWhitespace: z.boolean(),
+      insertFinalNewline: z.boolean(),
+      trimFinalNewlines: z.boolean(),
+    })
+    .default({ tabSize: 2, insertSpaces: true } as FormattingOptionsConfig as never),
+  startupTimeoutMs: positiveMs(30_000),
+  shutdownTimeoutMs: positiveMs(3_000),
+  killGraceMs: positiveMs(2_000),
+  idleTimeoutMs: z.natural().max(MS_MAX).default(600_000),
+  maxMessageBytes: z.natural().min(1024).default(64 * 1024 * 1024),
+  stderrTailBytes: z.natural().min(256).default(16 * 1024),
+  maxDocumentBytes: z.natural().min(1024).default(4 * 1024 * 1024),
+  maxRestarts: z.natural().default(3),
+  restartWindowMs: positiveMs(60_000),
+  diagnosticsSettleMs: z.natural().max(60_000).default(300),
+}) as z<ServerConfig>;
+
+/** Schema of the `editor` section. */
+export const EditorConfig: z<EditorConfig> = z.object({
+  enabled: z.boolean().default(false),
+  requestTimeoutMs: positiveMs(60_000),
+  diagnosticsCacheMaxFiles: z.natural().min(1).default(64),
+  maxLineBytes: z.natural().min(1024).default(16 * 1024 * 1024),
+  diagnosticsDebounceMs: z.natural().max(60_000).default(150),
+}) as z<EditorConfig>;
+
+/** The plugin's Config schema; cordis validates it at load, so misconfiguration fails naming the key. */
+export const Config: z<Config> = z.object({
+  servers: z.dict(ServerConfig).default({}),
+  maxLiveServers: z.natural().min(1).default(8),
+  maxOpenDocuments: z.natural().min(1).default(256),
+  diagnosticsWaitMs: positiveMs(20_000),
+  workspaceMaxFiles: z.natural().min(1).default(200),
+  timeoutMs: positiveMs(120_000),
+  maxResultChars: z.natural().min(200).default(20_000),
+  maxItems: z.natural().min(1).default(50),
+  editor: EditorConfig.default({} as EditorConfig),
+}) as z<Config>;
+
+/**
+ * Validates a raw config object outside cordis (CLI, tests).
+ * @param raw user-supplied config
+ * @returns the config with defaults applied
+ * @throws the schemastery validation error, which names the offending key
+ */
+export function resolveConfig(raw: unknown): Config {
+  return Config(raw as Config);
+}

@@ -1,0 +1,1 @@
+export const name = "dsh-lsp-actions";

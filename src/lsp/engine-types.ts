@@ -1,0 +1,354 @@
+/**
+ * The engine's public vocabulary. Everything here is normalised: positions are zero-based
+ * UTF-16 (whatever the server negotiated), paths are absolute host paths (never URIs), and
+ * every result names the server that produced it.
+ */
+import type { ActionErrorCode } from '../errors.ts';
+
+/** Zero-based line and UTF-16 code-unit column. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** Half-open range of {@link Position}s. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** Replace `range` with `newText` (UTF-16 positions). */
+export interface TextEdit {
+  range: Range;
+  newText: string;
+}
+
+/** A place in a file. */
+export interface FileLocation {
+  path: string;
+  range: Range;
+}
+
+/** What a request is about: a file in a workspace, optionally with unsaved editor text. */
+export interface DocumentTarget {
+  /** Absolute workspace root; bounds root-marker search and every edit. */
+  root: string;
+  /** Absolute path of the file. */
+  path: string;
+  /** Overlay text (an editor's unsaved buffer) used instead of the file's content. */
+  text?: string;
+}
+
+/** Options every engine call accepts. */
+export interface CallOptions {
+  /** Cancels the call; sent to the server as `$/cancelRequest`. */
+  signal?: AbortSignal;
+}
+
+export type DiagnosticSeverity = 'error' | 'warning' | 'information' | 'hint';
+
+/** One diagnostic, tagged with the server that reported it. */
+export interface EngineDiagnostic {
+  serverId: string;
+  range: Range;
+  severity: DiagnosticSeverity;
+  message: string;
+  source?: string;
+  code?: string | number;
+  /** LSP `DiagnosticTag`s: 1 unnecessary, 2 deprecated. */
+  tags?: number[];
+  relatedInformation?: Array<{ location: FileLocation; message: string }>;
+}
+
+/**
+ * Whether a diagnostics result describes the document version that was asked about.
+ * - `fresh`: the server answered for exactly this version.
+ * - `pending`: no answer yet for this version (server starting or indexing) and the wait budget ran out.
+ * - `stale`: only a result for an older version exists; it is returned, marked as such.
+ */
+export type Freshness = 'fresh' | 'pending' | 'stale';
+
+/** One server's diagnostics for one document. */
+export interface ServerDiagnostics {
+  serverId: string;
+  /** How the server delivers diagnostics. */
+  mode: 'pull' | 'push';
+  state: Freshness;
+  /** Version of the document the engine asked about. */
+  version: number;
+  /** Version the returned diagnostics were computed for, when known. */
+  analysedVersion?: number;
+  diagnostics: EngineDiagnostic[];
+  /** Set when this server failed; other servers' results are still returned. */
+  error?: { code: ActionErrorCode; message: string };
+}
+
+/** Merged diagnostics of every server routed to one file. */
+export interface FileDiagnostics {
+  path: string;
+  /** The engine's version of the document content that was analysed. */
+  version: number;
+  /** Worst state across servers: `pending` > `stale` > `fresh`. */
+  state: Freshness;
+  /** All servers' diagnostics, sorted by position then severity. */
+  diagnostics: EngineDiagnostic[];
+  servers: ServerDiagnostics[];
+}
+
+/** A resource operation of a workspace edit. */
+export type ResourceOperation =
+  | { kind: 'create'; path: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'rename'; oldPath: string; newPath: string; overwrite?: boolean; ignoreIfExists?: boolean }
+  | { kind: 'delete'; path: string; recursive?: boolean; ignoreIfNotExists?: boolean };
+
+/** Text edits to one file, in UTF-16 positions. */
+export interface FileTextEdits {
+  kind: 'edit';
+  path: string;
+  /** Document version the server based the edits on, when it said (`null` = unversioned). */
+  version?: number | null;
+  edits: TextEdit[];
+}
+
+/** One ordered step of a {@link NormalizedWorkspaceEdit}. */
+export type WorkspaceEditStep = FileTextEdits | ResourceOperation;
+
+/**
+ * A workspace edit after normalisation: `documentChanges` preferred over `changes`,
+ * URIs turned into paths, positions converted to UTF-16, order kept.
+ */
+export interface NormalizedWorkspaceEdit {
+  steps: WorkspaceEditStep[];
+}
+
+/** An LSP command, kept as the server sent it. */
+export interface LspCommand {
+  title: string;
+  command: string;
+  arguments?: unknown[];
+}
+
+/** A code action or a bare command, normalised. */
+export interface CodeActionItem {
+  serverId: string;
+  title: string;
+  kind?: string;
+  isPreferred?: boolean;
+  /** Reason the server gave for disabling it. */
+  disabled?: string;
+  diagnostics?: EngineDiagnostic[];
+  /** The edit, when the server sent (or resolve produced) one. Kept even when a command is present. */
+  edit?: NormalizedWorkspaceEdit;
+  /** A command to run after the edit (or instead of one, for a bare Command). */
+  command?: LspCommand;
+  /** True when the server supports `codeAction/resolve` and the item has no edit yet. */
+  needsResolve: boolean;
+  /** Opaque server payload used for resolve; do not inspect. */
+  raw: unknown;
+}
+
+/** A completion item, normalised. */
+export interface CompletionItemInfo {
+  serverId: string;
+  label: string;
+  /** LSP `CompletionItemKind` number. */
+  kind?: number;
+  detail?: string;
+  documentation?: string;
+  sortText?: string;
+  filterText?: string;
+  insertText?: string;
+  textEdit?: TextEdit;
+  /** Opaque server payload used for `completionItem/resolve`. */
+  raw: unknown;
+}
+
+export interface CompletionResult {
+  serverId: string;
+  isIncomplete: boolean;
+  items: CompletionItemInfo[];
+}
+
+/** A document symbol (hierarchical) or a flat symbol information turned into one. */
+export interface SymbolNode {
+  name: string;
+  /** LSP `SymbolKind` number. */
+  kind: number;
+  detail?: string;
+  /** Container name (flat symbols). */
+  containerName?: string;
+  location: FileLocation;
+  /** Range of the name itself. */
+  selectionRange: Range;
+  children: SymbolNode[];
+}
+
+export interface SignatureInfo {
+  label: string;
+  documentation?: string;
+  parameters: Array<{ label: string; documentation?: string }>;
+  activeParameter?: number;
+}
+
+export interface SignatureHelpResult {
+  serverId: string;
+  signatures: SignatureInfo[];
+  activeSignature: number;
+  activeParameter: number;
+}
+
+export interface InlayHintInfo {
+  position: Position;
+  label: string;
+  /** 1 type, 2 parameter. */
+  kind?: number;
+  paddingLeft?: boolean;
+  paddingRight?: boolean;
+}
+
+export interface HoverResult {
+  serverId: string;
+  /** Markdown or plain text, MarkupContent and MarkedString flattened. */
+  contents: string;
+  range?: Range;
+}
+
+/**
+ * Applies a workspace edit the server asked for (`workspace/applyEdit`) on behalf of a call.
+ * The edit layer supplies it; the engine never writes files itself.
+ */
+export type ApplyEditHandler = (
+  edit: NormalizedWorkspaceEdit,
+  info: { serverId: string; label?: string },
+) => Promise<{ applied: boolean; failureReason?: string }>;
+
+/** Unsolicited diagnostics: a server published new diagnostics for an open document. */
+export interface DiagnosticsEvent {
+  root: string;
+  path: string;
+  serverId: string;
+  diagnostics: FileDiagnostics;
+}
+
+/** A live server process, for status listings. */
+export interface LiveServerInfo {
+  serverId: string;
+  root: string;
+  state: 'starting' | 'ready' | 'stopping';
+  pid?: number;
+  openDocuments: number;
+  restarts: number;
+}
+
+/**
+ * What the action layer needs from the engine. `LspEngine` implements it; upper layers
+ * (actions, tools, editor, CLI) depend on this interface only.
+ *
+ * Every method: routes the file to its servers (globs, then extension), starts the server for
+ * (server id, root) once, brings the server's copy of the document up to date (disk content
+ * through the fs seam, or `target.text`), then asks. Errors are {@link ActionError}s.
+ */
+export interface LspEngineApi {
+  /** Server ids routed to the file, in order; empty when none handles it. */
+  serversFor(path: string, root: string): string[];
+
+  /**
+   * Diagnostics of every server routed to the file, merged, with freshness.
+   * Waits up to `waitMs` (default: config `diagnosticsWaitMs`) for fresh results.
+   */
+  diagnostics(target: DocumentTarget, opts?: CallOptions & { waitMs?: number }): Promise<FileDiagnostics>;
+
+  /** Completion from the first server that advertises it. */
+  completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;
+
+  /** `completionItem/resolve`, when the server supports it; otherwise returns the item unchanged. */
+  resolveCompletion(target: DocumentTarget, item: CompletionItemInfo, opts?: CallOptions): Promise<CompletionItemInfo>;
+
+  /**
+   * Code actions of every server routed to the file, merged. The servers' own current
+   * diagnostics overlapping `range` are sent as context.
+   */
+  codeActions(
+    target: DocumentTarget,
+    range: Range,
+    opts?: CallOptions & { only?: string[] },
+  ): Promise<CodeActionItem[]>;
+
+  /** `codeAction/resolve` for an item with `needsResolve`. */
+  resolveCodeAction(target: DocumentTarget, item: CodeActionItem, opts?: CallOptions): Promise<CodeActionItem>;
+
+  /**
+   * `workspace/executeCommand` on the server that offered the command. Any
+   * `workspace/applyEdit` the server sends while the command runs goes to `applyEdit`.
+   */
+  executeCommand(
+    target: DocumentTarget,
+    serverId: string,
+    command: LspCommand,
+    opts: CallOptions & { applyEdit: ApplyEditHandler },
+  ): Promise<unknown>;
+
+  /** Formatting (whole document, or `range`) from the first server that advertises it. */
+  format(target: DocumentTarget, range: Range | undefined, opts?: CallOptions): Promise<{ serverId: string; edits: TextEdit[] }>;
+
+  /** `textDocument/prepareRename` (when supported); `null` when there is nothing to rename there. */
+  prepareRename(
+    target: DocumentTarget,
+    position: Position,
+    opts?: CallOptions,
+  ): Promise<{ serverId: string; range?: Range; placeholder?: string } | null>;
+
+  /** `textDocument/rename` on the first server that advertises it. */
+  rename(
+    target: DocumentTarget,
+    position: Position,
+    newName: string,
+    opts?: CallOptions,
+  ): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit }>;
+
+  /** The file's outline. */
+  documentSymbols(target: DocumentTarget, opts?: CallOptions): Promise<{ serverId: string; symbols: SymbolNode[] }>;
+
+  /**
+   * `workspace/symbol` on the servers for `root`. `anchorPath` picks which server(s) to ask (and
+   * is opened first, since some servers only index once a file is open); without it, every
+   * live server for the root is asked.
+   */
+  workspaceSymbols(
+    root: string,
+    query: string,
+    opts?: CallOptions & { anchorPath?: string },
+  ): Promise<SymbolNode[]>;
+
+  signatureHelp(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<SignatureHelpResult | null>;
+
+  /** Inlay hints for `range`, or the whole document when omitted. */
+  inlayHints(target: DocumentTarget, range: Range | undefined, opts?: CallOptions): Promise<{ serverId: string; hints: InlayHintInfo[] }>;
+
+  hover(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<HoverResult | null>;
+  definition(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<FileLocation[]>;
+  references(
+    target: DocumentTarget,
+    position: Position,
+    opts?: CallOptions & { includeDeclaration?: boolean },
+  ): Promise<FileLocation[]>;
+
+  /**
+   * Tell the servers that files changed on disk because of our own writes (or an observed
+   * change): open documents get `didChange` (or `didClose` when deleted), the rest are
+   * announced with `workspace/didChangeWatchedFiles`.
+   */
+  filesChanged(changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>, opts?: CallOptions): Promise<void>;
+
+  /** Paths of the documents the engine has open under `root` (for workspace-wide views). */
+  openDocuments(root?: string): string[];
+
+  /** Unsolicited diagnostics pushes for open documents. Returns a disposer. */
+  onDiagnostics(listener: (event: DiagnosticsEvent) => void): () => void;
+
+  /** Live server processes. */
+  liveServers(): LiveServerInfo[];
+
+  /** Stops every server (shutdown, exit, then process-tree kill) and closes every document. */
+  dispose(): Promise<void>;
+}
