@@ -340,6 +340,12 @@ export interface LspEngineApi {
    */
   filesChanged(changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>, opts?: CallOptions): Promise<void>;
 
+  /**
+   * The text (and engine version) the servers last saw for `path`, if the engine has it open.
+   * The write path uses it as the basis edits were computed against.
+   */
+  documentText(path: string): { text: string; version: number } | undefined;
+
   /** Paths of the documents the engine has open under `root` (for workspace-wide views). */
   openDocuments(root?: string): string[];
 
