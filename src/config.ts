@@ -69,6 +69,8 @@ export interface EditorConfig {
 export interface Config {
   /** Language servers by id. */
   servers: Record<string, ServerConfig>;
+  /** Add the package's own typescript-language-server as server `typescript` unless `servers` defines that id. */
+  embeddedTypeScript: boolean;
   /** Live server processes at once (LRU stop beyond). */
   maxLiveServers: number;
   /** Documents kept open across all servers (LRU close beyond). */
@@ -133,6 +135,7 @@ export const EditorConfig: z<EditorConfig> = z.object({
 /** The plugin's Config schema; cordis validates it at load, so misconfiguration fails naming the key. */
 export const Config: z<Config> = z.object({
   servers: z.dict(ServerConfig).default({}),
+  embeddedTypeScript: z.boolean().default(true),
   maxLiveServers: z.natural().min(1).default(8),
   maxOpenDocuments: z.natural().min(1).default(256),
   diagnosticsWaitMs: positiveMs(20_000),

@@ -1,1 +1,66 @@
-export const name = "dsh-lsp-actions";
+/**
+ * dsh-lsp-actions: real language-server feedback for DeepSeek Harness agents and editors.
+ *
+ * A cordis namespace plugin (`name`, `inject`, `Config`, `apply`; no default export). `apply`
+ * only wires: engine (warm servers, persistent documents) → write path and permission gate →
+ * one action registry → the faces (model tools; the editor protocol when `editor.enabled`).
+ */
+import type { Context } from '@deepseek-ai/cordis';
+import type {} from '@deepseek-ai/dsh-fs';
+import type {} from '@deepseek-ai/dsh-subprocess';
+import type {} from '@deepseek-ai/dsh-tools';
+import { ActionRegistry } from './actions/action-registry.ts';
+import { ActionRunner } from './actions/action-runner.ts';
+import { BUILTIN_ACTIONS } from './actions/builtin-actions.ts';
+import type { Config } from './config.ts';
+import { FsWorkspaceWriter } from './edits/workspace-writer.ts';
+import { startEditorBackend } from './editor/start-editor-backend.ts';
+import type { LspActionsApi } from './lsp-actions-api.ts';
+import { LspEngine, resolveServerExecutables } from './lsp/lsp-engine.ts';
+import { SandboxWriteAuthorizer } from './permission/sandbox-write-authorizer.ts';
+import { withEmbeddedServers } from './presets/embedded-typescript.ts';
+import { registerLspTools } from './tools/register-lsp-tools.ts';
+
+export { Config } from './config.ts';
+export type { LspActionsApi } from './lsp-actions-api.ts';
+export { ActionError, ACTION_ERROR_CODES, type ActionErrorCode } from './errors.ts';
+
+/** Plugin name (cordis). */
+export const name = 'dsh-lsp-actions';
+
+/** Required services; `agents`, `sandboxPolicy`, `approval` and `loader` are read with `ctx.get` when present. */
+export const inject = ['tools', 'fs', 'subprocess'];
+
+/**
+ * Wires the plugin. Every registration is an effect of this fiber: disposing the plugin
+ * removes every tool, releases stdio and stops every language server.
+ * @param ctx cordis context with `tools`, `fs`, `subprocess`
+ * @param config validated {@link Config}
+ */
+export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
+  const config: Config = { ...rawConfig, servers: withEmbeddedServers(rawConfig) };
+  const executables = await resolveServerExecutables(config, ctx.subprocess);
+  const logger = ctx.logger('lsp-actions');
+  const engine = new LspEngine({
+    config,
+    subprocess: ctx.subprocess,
+    fs: ctx.fs,
+    executables,
+    log: (level, message) => logger[level](message),
+  });
+  ctx.effect(() => () => engine.dispose(), 'lsp-actions:engine');
+
+  const registry = new ActionRegistry();
+  for (const action of BUILTIN_ACTIONS) registry.register(action);
+  const authorizer = new SandboxWriteAuthorizer(ctx);
+  const writer = new FsWorkspaceWriter(ctx, ctx.fs);
+  const runner = new ActionRunner(registry, { engine, writer, config }, authorizer, ctx.fs);
+
+  registerLspTools(ctx, { runner, authorizer, config });
+  const api: LspActionsApi = { runner, engine, registry, config };
+  ctx.provide('lspActions', api);
+
+  if (config.editor.enabled) {
+    ctx.effect(() => startEditorBackend(ctx, { runner, engine, config: config.editor }), 'lsp-actions:editor');
+  }
+}

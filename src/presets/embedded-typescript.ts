@@ -1,0 +1,53 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { ServerConfig } from '../config.ts';
+import { ServerConfig as ServerConfigSchema } from '../config.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Server id of the embedded TypeScript/JavaScript server. */
+export const EMBEDDED_TYPESCRIPT_ID = 'typescript';
+
+/**
+ * The embedded TypeScript/JavaScript server: this package's own typescript-language-server
+ * 5.3.0, run by the current Node, pinned to this package's TypeScript 5.9.3 (a workspace's
+ * TypeScript 7 has no tsserver and would break it), with automatic type acquisition (network)
+ * and the separate syntax server turned off (measured: 490 MB / 4 processes → 236 MB / 2).
+ * @returns a complete, validated server entry
+ */
+export function embeddedTypeScriptServer(): ServerConfig {
+  const cli = require.resolve('typescript-language-server/lib/cli.mjs');
+  const tsserver = join(dirname(require.resolve('typescript/package.json')), 'lib', 'tsserver.js');
+  return ServerConfigSchema({
+    command: process.execPath,
+    args: [cli, '--stdio'],
+    extensionToLanguage: {
+      '.ts': 'typescript',
+      '.mts': 'typescript',
+      '.cts': 'typescript',
+      '.d.ts': 'typescript',
+      '.tsx': 'typescriptreact',
+      '.js': 'javascript',
+      '.mjs': 'javascript',
+      '.cjs': 'javascript',
+      '.jsx': 'javascriptreact',
+    },
+    rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+    initializationOptions: {
+      disableAutomaticTypingAcquisition: true,
+      tsserver: { useSyntaxServer: 'never', path: tsserver },
+    },
+  } as ServerConfig);
+}
+
+/**
+ * @param config the plugin config
+ * @returns the servers table with the embedded TypeScript server added when enabled and not overridden
+ */
+export function withEmbeddedServers(config: {
+  servers: Record<string, ServerConfig>;
+  embeddedTypeScript: boolean;
+}): Record<string, ServerConfig> {
+  if (!config.embeddedTypeScript || EMBEDDED_TYPESCRIPT_ID in config.servers) return config.servers;
+  return { [EMBEDDED_TYPESCRIPT_ID]: embeddedTypeScriptServer(), ...config.servers };
+}
