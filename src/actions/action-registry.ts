@@ -18,7 +18,7 @@ export class ActionRegistry {
    * @param definition the action; its id must be new
    * @returns a disposer that removes it again
    */
-  register(definition: ActionDefinition<never, unknown>): () => void {
+  register<P, R>(definition: ActionDefinition<P, R>): () => void {
     if (this.#actions.has(definition.id)) {
       throw new ActionError('LSP_ACTION_CONFIG_INVALID', `action "${definition.id}" is registered twice`);
     }
