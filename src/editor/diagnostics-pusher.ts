@@ -1,0 +1,100 @@
+/**
+ * Unsolicited `diagnostics.updated`: when a language server publishes new diagnostics for an
+ * open document, the snapshot is cached and announced, coalesced per file within
+ * `editor.diagnosticsDebounceMs`, so an editor's Problems view stays live.
+ */
+import { toWireDiagnostic } from '../actions/wire-format.ts';
+import type { DiagnosticsEvent, LspEngineApi } from '../lsp/engine-types.ts';
+import type { DiagnosticsCache } from './diagnostics-cache.ts';
+import type { EventStream } from './event-stream.ts';
+import type { ClientPaths } from './run-effects.ts';
+
+/** What the pusher runs against. */
+export interface DiagnosticsPusherDeps {
+  engine: Pick<LspEngineApi, 'onDiagnostics'>;
+  cache: DiagnosticsCache;
+  events: EventStream;
+  paths: ClientPaths;
+  /** Coalescing window per file (`editor.diagnosticsDebounceMs`). */
+  debounceMs: number;
+}
+
+/**
+ * Listens to `engine.onDiagnostics`. The first push for a file schedules one flush after the
+ * debounce window; later pushes within the window replace the pending snapshot (so a server that
+ * publishes continuously still gets announced at least once per window).
+ */
+export class DiagnosticsPusher {
+  readonly #deps: DiagnosticsPusherDeps;
+  readonly #pending = new Map<string, { timer: NodeJS.Timeout; event: DiagnosticsEvent }>();
+  #off: (() => void) | undefined;
+
+  /** @param deps engine, cache, events, paths, window */
+  constructor(deps: DiagnosticsPusherDeps) {
+    this.#deps = deps;
+  }
+
+  /** @returns files with a flush scheduled */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Starts listening. */
+  start(): void {
+    this.#off ??= this.#deps.engine.onDiagnostics((event) => this.#schedule(event));
+  }
+
+  /** Stops listening and drops every scheduled flush. */
+  stop(): void {
+    this.#off?.();
+    this.#off = undefined;
+    for (const { timer } of this.#pending.values()) clearTimeout(timer);
+    this.#pending.clear();
+  }
+
+  #schedule(event: DiagnosticsEvent): void {
+    const pending = this.#pending.get(event.path);
+    if (pending) {
+      pending.event = event;
+      return;
+    }
+    const timer = setTimeout(() => {
+      const latest = this.#pending.get(event.path)?.event ?? event;
+      this.#pending.delete(event.path);
+      this.#flush(latest);
+    }, this.#deps.debounceMs);
+    this.#pending.set(event.path, { timer, event });
+  }
+
+  #flush(event: DiagnosticsEvent): void {
+    const { cache, events, paths } = this.#deps;
+    const snapshot = event.diagnostics;
+    const previous = cache.peek(event.path);
+    const named = previous ? { filePath: previous.clientPath, workspaceRoot: previous.root } : paths.present(event.path, event.root);
+    const diagnostics = snapshot.diagnostics.map(toWireDiagnostic);
+    const keepFsVersion = previous?.stamp.fsVersion !== undefined && previous.stamp.engineVersion === snapshot.version;
+    cache.set({
+      path: event.path,
+      root: named.workspaceRoot,
+      clientPath: named.filePath,
+      diagnostics,
+      stamp: {
+        engineVersion: snapshot.version,
+        state: snapshot.state,
+        ...(keepFsVersion ? { fsVersion: previous.stamp.fsVersion } : {}),
+      },
+    });
+    const source = diagnostics[0]?.source;
+    events.emit('diagnostics.updated', {
+      filePath: named.filePath,
+      diagnostics,
+      truncated: false,
+      total: diagnostics.length,
+      ...(source === undefined ? {} : { source }),
+      workspaceRoot: named.workspaceRoot,
+      state: snapshot.state,
+      version: snapshot.version,
+      origin: 'push',
+    });
+  }
+}

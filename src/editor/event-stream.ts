@@ -1,0 +1,91 @@
+/**
+ * The `lsp.event` stream: flat `{kind, ...payload}` notifications, sent only while the client
+ * is subscribed (`lsp.events {subscribe}`); nothing is buffered or replayed.
+ */
+import { notificationFrame } from './json-rpc.ts';
+
+/** One live DSH session as `lsp.actions.list` and `sessions.changed` show it. */
+export interface SessionInfo {
+  sessionId: string;
+  /** The session's workspace (`""` when the session has none). */
+  cwd: string;
+  live: boolean;
+}
+
+/** `action.status` lifecycle states. */
+export type ActionStatus = 'started' | 'succeeded' | 'failed';
+
+/** The wire error of a failed run. */
+export interface WireError {
+  code: string;
+  message: string;
+}
+
+/** Payload of each event kind (v1 fields first; `workspaceRoot`, `state`, `version` are additive). */
+export interface EditorEventMap {
+  'diagnostics.updated': {
+    filePath: string;
+    diagnostics: unknown[];
+    truncated: boolean;
+    total: number;
+    /** The first diagnostic's `source` name, when it has one. */
+    source?: string;
+    workspaceRoot?: string;
+    state?: string;
+    version?: number;
+    /** Additive: `run` after a `diagnostics.get`, `push` when a server published on its own. */
+    origin: 'run' | 'push';
+    /** Additive: the run that produced it (`origin: 'run'`). */
+    requestId?: string;
+  };
+  'action.status': { requestId: string; action: string; status: ActionStatus; error?: WireError };
+  /** `requestId` (additive) names the write run that changed the file; absent for observed changes. */
+  'file.changed': { filePath: string; workspaceRoot?: string; requestId?: string };
+  'sessions.changed': { sessions: SessionInfo[] };
+}
+
+/** An event kind. */
+export type EditorEventKind = keyof EditorEventMap;
+
+/**
+ * Holds the subscription flag and sends events through the transport while it is on.
+ */
+export class EventStream {
+  readonly #send: (frame: object) => void;
+  #subscribed = false;
+
+  /** @param send writes one frame (the transport's `send`) */
+  constructor(send: (frame: object) => void) {
+    this.#send = send;
+  }
+
+  /** @returns whether events are currently sent */
+  get subscribed(): boolean {
+    return this.#subscribed;
+  }
+
+  /**
+   * Applies an `lsp.events` notification: `subscribe: false` turns the stream off, anything
+   * else (`true`, absent, not a boolean) turns it on; repeating either is harmless.
+   * @param params the notification's params
+   */
+  applySubscription(params: unknown): void {
+    const subscribe = (params as { subscribe?: unknown } | null | undefined)?.subscribe;
+    this.#subscribed = subscribe !== false;
+  }
+
+  /** Turns the stream off (dispose). */
+  stop(): void {
+    this.#subscribed = false;
+  }
+
+  /**
+   * Sends one event when subscribed.
+   * @param kind event kind
+   * @param payload its fields, flattened next to `kind`
+   */
+  emit<K extends EditorEventKind>(kind: K, payload: EditorEventMap[K]): void {
+    if (!this.#subscribed) return;
+    this.#send(notificationFrame('lsp.event', { kind, ...payload }));
+  }
+}

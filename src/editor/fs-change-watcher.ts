@@ -1,0 +1,58 @@
+/**
+ * Filesystem observations (`fs/observed`) invalidate cached diagnostics: a file seen at a
+ * version other than the one its snapshot was taken at (or seen absent) loses its snapshot and
+ * is announced as `file.changed`.
+ */
+import type { FsObservation, FsTarget } from '@deepseek-ai/dsh-fs';
+import type { DiagnosticsCache } from './diagnostics-cache.ts';
+import type { EventStream } from './event-stream.ts';
+
+/** What the watcher runs against. */
+export interface FsChangeWatcherDeps {
+  cache: DiagnosticsCache;
+  events: EventStream;
+  /** The absolute path of a target (`ctx.fs.processPath`); undefined when it cannot be told. */
+  pathOf: (target: FsTarget) => string | undefined;
+  /** Told about every path announced here (in-flight writes then skip their own announcement). */
+  announced: (path: string) => void;
+}
+
+/**
+ * Handles `fs/observed`. Only files with a cached snapshot are considered: for any other file
+ * the backend cannot tell a new version from a mere read, and has nothing to invalidate.
+ */
+export class FsChangeWatcher {
+  readonly #deps: FsChangeWatcherDeps;
+
+  /** @param deps cache, events, path resolution, announcement hook */
+  constructor(deps: FsChangeWatcherDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * The `fs/observed` listener: synchronous, never throws (a throwing recorder would fail the
+   * observing tool call).
+   * @param target the observed target
+   * @param observation present with its version, or absent
+   * @returns whether the file's snapshot was invalidated
+   */
+  observe(target: FsTarget, observation: FsObservation): boolean {
+    let path: string | undefined;
+    try {
+      path = this.#deps.pathOf(target);
+    } catch {
+      // swallowed: a target this fs cannot map to a path has no cache entry we could find
+      return false;
+    }
+    if (path === undefined) return false;
+    const entry = this.#deps.cache.peek(path);
+    if (!entry) return false;
+    if (observation.kind === 'present' && entry.stamp.fsVersion !== undefined && observation.version === entry.stamp.fsVersion) {
+      return false;
+    }
+    this.#deps.cache.invalidate(path);
+    this.#deps.announced(path);
+    this.#deps.events.emit('file.changed', { filePath: entry.clientPath, workspaceRoot: entry.root });
+    return true;
+  }
+}
