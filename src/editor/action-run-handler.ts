@@ -10,6 +10,7 @@ import { ActionError, isActionError, type ActionErrorCode } from '../errors.ts';
 import type { LspEngineApi } from '../lsp/engine-types.ts';
 import type { DiagnosticsCache } from './diagnostics-cache.ts';
 import type { EventStream, WireError } from './event-stream.ts';
+import { toWireError } from './wire-error.ts';
 import { INVALID_PARAMS, RpcError } from './json-rpc.ts';
 import { announceDiagnostics, changedFiles, fileRef, type ClientPaths, type FileRef } from './run-effects.ts';
 import type { Escalation, SessionBinding, SessionDirectory } from './session-directory.ts';
@@ -90,7 +91,7 @@ export class ActionRunHandler {
       escalation = writes ? this.#deps.sessions.escalation(params, binding) : undefined;
     } catch (error) {
       // refused before it started: one `failed` status, no `started`
-      return this.#finish(requestId, action, toWire(toActionError(error, NEVER_ABORTED)));
+      return this.#finish(requestId, action, toWireError(toActionError(error, NEVER_ABORTED)));
     }
 
     const controller = new AbortController();
@@ -122,7 +123,7 @@ export class ActionRunHandler {
       this.#deps.events.emit('action.status', { requestId, action, status: 'succeeded' });
       return { requestId, action, status: 'succeeded', result };
     } catch (error) {
-      return this.#finish(requestId, action, toWire(signal.aborted ? abortReason(signal) : toActionError(error, signal)));
+      return this.#finish(requestId, action, toWireError(signal.aborted ? abortReason(signal) : toActionError(error, signal)));
     } finally {
       clearTimeout(timer);
       this.#inFlight.delete(requestId);
@@ -210,9 +211,6 @@ export class ActionRunHandler {
 
 const NEVER_ABORTED = new AbortController().signal;
 
-function toWire(error: ActionError): WireError {
-  return { code: error.code, message: error.message };
-}
 
 /**
  * Settles with the run, or rejects with the abort reason as soon as the signal aborts (a run

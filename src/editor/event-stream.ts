@@ -15,11 +15,9 @@ export interface SessionInfo {
 /** `action.status` lifecycle states. */
 export type ActionStatus = 'started' | 'succeeded' | 'failed';
 
-/** The wire error of a failed run. */
-export interface WireError {
-  code: string;
-  message: string;
-}
+import type { WireError } from './wire-error.ts';
+
+export type { WireError } from './wire-error.ts';
 
 /** Payload of each event kind (v1 fields first; `workspaceRoot`, `state`, `version` are additive). */
 export interface EditorEventMap {

@@ -59,7 +59,8 @@ describe('editor backend lifecycle', () => {
     engine.push({ root: '/ws', path: '/ws/a.ts', serverId: 'ts', diagnostics: { path: '/ws/a.ts', version: 1, state: 'fresh', diagnostics: [], servers: [] } });
     await dispose();
     const env = (await wire.response('f'))['result'];
-    assert.equal(env['error'].code, 'LSP_ACTION_CANCELLED');
+    assert.equal(env['error'].code, 'LSP_ACTION_UNAVAILABLE');
+    assert.equal(env['error'].reason, 'LSP_ACTION_CANCELLED');
     assert.equal(seen?.aborted, true);
     assert.equal(ctx.listenerCount(), 0);
     assert.equal(engine.listeners.size, 0);

@@ -156,7 +156,7 @@ describe('JSON-RPC level', () => {
 });
 
 describe('cancellation and timeout', () => {
-  it('lsp.actions.cancel {requestId} aborts the run; its envelope fails LSP_ACTION_CANCELLED', async () => {
+  it('lsp.actions.cancel {requestId} aborts the run; its envelope fails with v1 code LSP_ACTION_UNAVAILABLE and reason LSP_ACTION_CANCELLED', async () => {
     let seen: AbortSignal | undefined;
     const { run, request, dispose } = startFake({
       actions: withRun('format', (req) => {
@@ -168,14 +168,15 @@ describe('cancellation and timeout', () => {
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual((await request('lsp.actions.cancel', { requestId: 'c1' }))['result'], { requestId: 'c1', cancelled: true });
     const env = await pending;
-    assert.equal(env['error'].code, 'LSP_ACTION_CANCELLED');
+    assert.equal(env['error'].code, 'LSP_ACTION_UNAVAILABLE');
+    assert.equal(env['error'].reason, 'LSP_ACTION_CANCELLED');
     assert.equal(seen?.aborted, true);
     assert.deepEqual((await request('lsp.actions.cancel', { requestId: 'c1' }))['result'], { requestId: 'c1', cancelled: false });
     assert.equal((await request('lsp.actions.cancel', {}))['error'].code, -32602);
     await dispose();
   });
 
-  it('a run past editor.requestTimeoutMs fails LSP_ACTION_TIMEOUT and its signal is aborted', async () => {
+  it('a run past editor.requestTimeoutMs fails with the v1 timeout code LSP_ACTION_UNAVAILABLE, reason LSP_ACTION_TIMEOUT, and its signal is aborted', async () => {
     let seen: AbortSignal | undefined;
     const { run, dispose } = startFake({
       config: { requestTimeoutMs: 40 },
@@ -186,7 +187,8 @@ describe('cancellation and timeout', () => {
     });
     const started = Date.now();
     const env = await run({ action: 'diagnostics.get', params: FILE, requestId: 't' });
-    assert.equal(env['error'].code, 'LSP_ACTION_TIMEOUT');
+    assert.equal(env['error'].code, 'LSP_ACTION_UNAVAILABLE');
+    assert.equal(env['error'].reason, 'LSP_ACTION_TIMEOUT');
     assert.match(env['error'].message, /editor\.requestTimeoutMs \(40 ms\)/);
     assert.ok(Date.now() - started >= 35);
     assert.equal(seen?.aborted, true);

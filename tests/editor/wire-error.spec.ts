@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toWireError, v1Code } from '../../src/editor/wire-error.ts';
+import { ACTION_ERROR_CODES, ActionError } from '../../src/errors.ts';
+
+const V1 = [
+  'LSP_ACTION_UNAVAILABLE',
+  'LSP_ACTION_UNSUPPORTED',
+  'LSP_ACTION_SERVER_FAILED',
+  'LSP_ACTION_MALFORMED_RESPONSE',
+  'LSP_ACTION_CONFLICT',
+  'LSP_ACTION_READ_ONLY',
+  'LSP_ACTION_WORKSPACE_REQUIRED',
+  'LSP_ACTION_UNKNOWN',
+  'LSP_ACTION_INVALID_ARGS',
+  'LSP_ACTION_APPROVAL_UNAVAILABLE',
+  'LSP_PROTOCOL_VERSION_UNSUPPORTED',
+];
+
+test('every code this package produces reaches the wire as a v1 code', () => {
+  for (const code of ACTION_ERROR_CODES) assert.ok(V1.includes(v1Code(code)), `${code} → ${v1Code(code)}`);
+});
+
+test('v1 codes pass through unchanged and carry no reason', () => {
+  for (const code of V1) {
+    const wire = toWireError(new ActionError(code as never, 'm'));
+    assert.deepEqual(wire, { code, message: 'm' });
+  }
+});
+
+test('the spec assigns the run timeout to LSP_ACTION_UNAVAILABLE; the precise code is the reason', () => {
+  assert.deepEqual(toWireError(new ActionError('LSP_ACTION_TIMEOUT', 'late')), {
+    code: 'LSP_ACTION_UNAVAILABLE',
+    message: 'late',
+    reason: 'LSP_ACTION_TIMEOUT',
+  });
+});
+
+test('a crashed server is a v1 server failure with its own reason, distinct from "no server"', () => {
+  const crash = toWireError(new ActionError('LSP_ACTION_SERVER_CRASHED', 'exit 3'));
+  assert.equal(crash.code, 'LSP_ACTION_SERVER_FAILED');
+  assert.equal(crash.reason, 'LSP_ACTION_SERVER_CRASHED');
+  const none = toWireError(new ActionError('LSP_ACTION_UNAVAILABLE', 'no server'));
+  assert.equal(none.reason, undefined);
+});
