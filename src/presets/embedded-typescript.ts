@@ -37,7 +37,7 @@ export function embeddedTypeScriptServer(): ServerConfig {
       disableAutomaticTypingAcquisition: true,
       tsserver: { useSyntaxServer: 'never', path: tsserver },
     },
-  } as ServerConfig);
+  } as unknown as ServerConfig);
 }
 
 /**
