@@ -1,0 +1,87 @@
+/**
+ * Expands the paths given to `check` into files: files as they are, directories recursively
+ * (sorted, symlinked directories not followed), skipping dependency, VCS and build-output
+ * directories met on the way. Whether a language server handles a file is decided later, by
+ * the engine's own routing.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Directory names never descended into (an explicitly given path is always used). */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'dist',
+  'lib',
+  '__pycache__',
+  '.venv',
+  'venv',
+]);
+
+/** Files found, and the given paths that do not exist. */
+export interface CollectedFiles {
+  /** Absolute paths, sorted, without duplicates. */
+  files: string[];
+  /** Absolute paths of files given explicitly (not found by walking a directory). */
+  explicit: Set<string>;
+  /** Paths as given that do not exist. */
+  missing: string[];
+}
+
+/**
+ * @param paths files or directories, relative to `cwd` or absolute
+ * @param cwd the directory relative paths are resolved against
+ * @returns the files under them
+ */
+export function collectFiles(paths: readonly string[], cwd: string): CollectedFiles {
+  const found = new Set<string>();
+  const explicit = new Set<string>();
+  const missing: string[] = [];
+  for (const given of paths) {
+    const abs = resolve(cwd, given);
+    const kind = kindOf(abs);
+    if (kind === 'file') {
+      found.add(abs);
+      explicit.add(abs);
+    } else if (kind === 'directory') {
+      walk(abs, found);
+    } else {
+      missing.push(given);
+    }
+  }
+  return { files: [...found].sort(), explicit, missing };
+}
+
+function kindOf(path: string): 'file' | 'directory' | undefined {
+  try {
+    const info = statSync(path);
+    if (info.isFile()) return 'file';
+    if (info.isDirectory()) return 'directory';
+    return undefined;
+  } catch {
+    // Does not exist or cannot be read: reported as missing.
+    return undefined;
+  }
+}
+
+function walk(dir: string, out: Set<string>): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    // An unreadable directory below a given one is skipped, like `tsc` and linters do.
+    return;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, out);
+    } else if (entry.isFile()) {
+      out.add(full);
+    } else if (entry.isSymbolicLink() && kindOf(full) === 'file') {
+      out.add(full);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The compiler-style text format of `check`:
+ *
+ * ```
+ * src/app.ts:3:7 error Cannot find name 'Pointt'. Did you mean 'Point'? [typescript 2552]
+ * src/slow.py: pending: no fresh diagnostics within 20000 ms (server still starting or indexing)
+ * 2 errors, 0 warnings in 1 file (4 files checked)
+ * could not get fresh diagnostics for 1 file (1 pending); the result is incomplete
+ * ```
+ *
+ * Lines and columns are one-based (columns count UTF-16 code units, as LSP does); paths are
+ * relative to the current directory. Continuation lines of multi-line messages are indented.
+ */
+import { relative, sep } from 'node:path';
+import type { CheckReport, CheckSummary, FileReport, ReportDiagnostic } from './check-report.ts';
+
+/**
+ * @param path absolute path
+ * @param base directory to be relative to
+ * @returns `path` relative to `base`, with `/` separators
+ */
+export function displayPath(path: string, base: string): string {
+  const rel = relative(base, path) || '.';
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+/**
+ * @param n a count
+ * @param word singular noun
+ * @returns e.g. `1 error`, `2 errors`
+ */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * @param d a diagnostic
+ * @param path the printed path
+ * @returns its line(s)
+ */
+export function formatDiagnostic(d: ReportDiagnostic, path: string): string {
+  const tag = [d.source, d.code].filter((part) => part !== undefined && part !== '').join(' ');
+  const [first = '', ...rest] = d.message.split(/\r?\n/);
+  const head = `${path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${first}${tag ? ` [${tag}]` : ''}`;
+  return [head, ...rest.filter((line) => line.trim() !== '').map((line) => `    ${line.trim()}`)].join('\n');
+}
+
+/**
+ * @param file a file that has no fresh result
+ * @param path the printed path
+ * @param waitMs the wait budget
+ * @returns its status line
+ */
+export function formatFileState(file: FileReport, path: string, waitMs: number): string | undefined {
+  switch (file.state) {
+    case 'fresh':
+      return undefined;
+    case 'pending':
+      return `${path}: pending: no fresh diagnostics within ${waitMs} ms (server still starting or indexing)`;
+    case 'stale':
+      return `${path}: stale: the diagnostics shown are for an older version of the file`;
+    case 'failed':
+      return `${path}: failed: ${file.error?.code ?? 'ERROR'}: ${file.error?.message ?? 'unknown failure'}`;
+    case 'unknown':
+      return `${path}: unknown: the result did not say whether it is fresh`;
+  }
+}
+
+/**
+ * @param summary the counts
+ * @param severity lowest severity reported (info/hint counts only shown when reported)
+ * @returns the summary line(s)
+ */
+export function formatSummary(summary: CheckSummary, severity: string): string {
+  const counts = [plural(summary.errors, 'error'), plural(summary.warnings, 'warning')];
+  if (severity === 'info' || severity === 'hint') counts.push(plural(summary.infos, 'info'));
+  if (severity === 'hint') counts.push(plural(summary.hints, 'hint'));
+  const lines = [`${counts.join(', ')} in ${plural(summary.filesWithProblems, 'file')} (${plural(summary.files, 'file')} checked)`];
+  const nf = summary.notFresh;
+  if (nf.total > 0) {
+    const parts = (['pending', 'stale', 'failed', 'unknown'] as const).filter((k) => nf[k] > 0).map((k) => `${nf[k]} ${k}`);
+    lines.push(`could not get fresh diagnostics for ${plural(nf.total, 'file')} (${parts.join(', ')}); the result is incomplete`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * @param report the report
+ * @param summary its counts
+ * @returns the whole text output, newline-terminated
+ */
+export function formatText(report: CheckReport, summary: CheckSummary): string {
+  const out: string[] = [];
+  for (const file of report.files) {
+    const path = displayPath(file.path, report.cwd);
+    const state = formatFileState(file, path, report.waitMs);
+    if (state !== undefined) out.push(state);
+    for (const d of file.diagnostics) out.push(formatDiagnostic(d, path));
+    if (file.truncated) out.push(`${path}: more diagnostics were cut by the plugin's item cap (maxItems)`);
+  }
+  out.push(formatSummary(summary, report.severity));
+  return `${out.join('\n')}\n`;
+}

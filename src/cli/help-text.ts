@@ -1,0 +1,86 @@
+/**
+ * The `--help` texts. Kept next to the parser so a new flag and its documentation change
+ * together (a spec test checks that every flag the parser knows appears here).
+ */
+
+const MAIN = `Usage: dsh-lsp-actions <command> [options]
+
+Real language-server feedback from the DeepSeek Harness plugin dsh-lsp-actions, on the command line.
+
+Commands:
+  check [PATH…]   Print diagnostics for files and directories, like a compiler; exit 1 on errors
+  serve           Serve the editor action protocol (lsp-actions/v1, NDJSON JSON-RPC) on stdio
+  help [COMMAND]  Show help for a command
+
+Options:
+  -h, --help      Show help
+  -V, --version   Show the version
+
+TypeScript and JavaScript work out of the box (the package's own typescript-language-server and
+TypeScript 5.9.3). Other installed language servers are picked up from PATH and the workspace's
+node_modules/.bin: pyright, basedpyright or pylsp (Python), docker-langserver, clangd, gopls,
+rust-analyzer, bash-language-server, yaml-language-server. Run 'dsh-lsp-actions help check'.
+`;
+
+const COMMON = `  -w, --workspace DIR   Workspace root (default: the current directory)
+  -c, --config FILE     Boot this cordis.yml instead of the default composition
+      --servers FILE    JSON/YAML table of servers merged over the presets, per server id:
+                          { "<id>": { command?, args?, extensionToLanguage?, fileGlobs?,
+                          rootMarkers?, initializationOptions?, configuration?, env?, … } }
+                          Settings bags (initializationOptions, configuration, env) merge key by
+                          key; other fields replace the preset's. null drops a server (a Python
+                          preset dropped lets the next installed one in). Preset ids: typescript,
+                          pyright, basedpyright, pylsp, dockerfile, clangd, gopls, rust-analyzer,
+                          bash, yaml
+      --log-level LEVEL silent, error, warn (default), info or debug; logs go to stderr
+  -h, --help            Show this help`;
+
+const CHECK = `Usage: dsh-lsp-actions check [PATH…] [options]
+
+Diagnostics for files and directories (default: .), through the same engine as the agent tools
+and the editor backend. Directories are walked recursively, skipping node_modules, .git, dist,
+lib, __pycache__, .venv, venv and files no language server handles.
+
+Output (text):
+  path:line:col severity message [source code]    (one-based; path relative to the current directory)
+  N errors, M warnings in K files (F files checked)
+
+Options:
+  -f, --format FORMAT   text (default), json or sarif (SARIF 2.1.0 for code-scanning upload)
+      --wait-ms N       How long each file may wait for fresh diagnostics (default 20000)
+      --severity LEVEL  Lowest severity reported: error, warning (default), info or hint
+  -j, --jobs N          Files checked at once (default 4)
+      --no-progress     No progress line (it is only drawn when stderr is a terminal)
+${COMMON}
+
+Exit status:
+  0  every file has fresh diagnostics and none is an error
+  1  errors were found, or some file has no fresh result (pending, stale, failed): a gate
+     never passes on an unknown result
+  2  usage or setup error (unknown flag, missing path, no server for any file, boot failure)
+`;
+
+const SERVE = `Usage: dsh-lsp-actions serve [options]
+
+Serve the editor action protocol (lsp-actions/v1) on stdio: newline-delimited JSON-RPC 2.0,
+stdout carries frames only, logs go to stderr. Boots the default composition (the harness's
+tools, sandboxed fs, sandbox policy, local subprocess, observation and timeout policies, and
+dsh-lsp-actions with editor.enabled) through the cordis Loader. End of input stops every
+language server and exits 0.
+
+Options:
+      --sandbox MODE    read-only, workspace-write or danger-full-access for editor writes
+                          (default: $DSH_PERMISSION_MODE, else workspace-write)
+      --print-config    Print the composition as a cordis.yml (to save, edit and pass to --config)
+${COMMON}
+`;
+
+/**
+ * @param topic a command, or undefined for the overview
+ * @returns the help text
+ */
+export function helpText(topic?: 'serve' | 'check'): string {
+  if (topic === 'check') return CHECK;
+  if (topic === 'serve') return SERVE;
+  return MAIN;
+}

@@ -1,0 +1,221 @@
+/**
+ * Argument parsing for `dsh-lsp-actions`: one pure function from argv (and the environment, for
+ * `DSH_PERMISSION_MODE`) to a typed command, or a {@link UsageError} naming what is wrong.
+ * Nothing here touches the filesystem; paths are checked by the commands.
+ */
+import { parseArgs as parseNodeArgs } from 'node:util';
+
+/** Output formats of `check`. */
+export const OUTPUT_FORMATS = ['text', 'json', 'sarif'] as const;
+/** An output format of `check`. */
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Severities, most severe first; `--severity` names the lowest one reported. */
+export const SEVERITY_NAMES = ['error', 'warning', 'info', 'hint'] as const;
+/** A diagnostic severity name. */
+export type SeverityName = (typeof SEVERITY_NAMES)[number];
+
+/** The harness sandbox modes `serve` accepts. */
+export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+/** A harness sandbox mode. */
+export type SandboxModeName = (typeof SANDBOX_MODES)[number];
+
+/** Log levels of the stderr logger. */
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
+/** A stderr log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Options both commands share. */
+export interface CommonOptions {
+  /** `--workspace DIR` as given (resolved by the command). */
+  workspace?: string;
+  /** `--config FILE`: a user's cordis.yml instead of the default composition. */
+  config?: string;
+  /** `--servers FILE`: JSON/YAML server table merged over the presets. */
+  servers?: string;
+  logLevel: LogLevel;
+}
+
+/** `dsh-lsp-actions serve`. */
+export interface ServeCommand extends CommonOptions {
+  command: 'serve';
+  sandbox: SandboxModeName;
+  /** Print the composition that would boot, then exit. */
+  printConfig: boolean;
+}
+
+/** `dsh-lsp-actions check`. */
+export interface CheckCommand extends CommonOptions {
+  command: 'check';
+  /** Files or directories; `.` when none was given. */
+  paths: string[];
+  format: OutputFormat;
+  /** `--wait-ms`: how long each file may wait for fresh diagnostics. */
+  waitMs?: number;
+  /** Lowest severity reported. */
+  severity: SeverityName;
+  /** Files checked at once. */
+  jobs: number;
+  /** Progress on stderr (still only when stderr is a terminal). */
+  progress: boolean;
+}
+
+/** Every command the parser can produce. */
+export type ParsedCommand =
+  | { command: 'help'; topic?: 'serve' | 'check' }
+  | { command: 'version' }
+  | ServeCommand
+  | CheckCommand;
+
+/** Wrong usage: the CLI prints the message and a hint, and exits 2. */
+export class UsageError extends Error {
+  /** The subcommand whose help applies, when known. */
+  readonly topic: 'serve' | 'check' | undefined;
+
+  /**
+   * @param message what is wrong, naming the flag or value
+   * @param topic the subcommand whose help applies
+   */
+  constructor(message: string, topic?: 'serve' | 'check') {
+    super(message);
+    this.name = 'UsageError';
+    this.topic = topic;
+  }
+}
+
+const MS_MAX = 2_147_483_647;
+
+const COMMON = {
+  workspace: { type: 'string', short: 'w' },
+  config: { type: 'string', short: 'c' },
+  servers: { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SERVE = { ...COMMON, sandbox: { type: 'string' }, 'print-config': { type: 'boolean' } } as const;
+
+const CHECK = {
+  ...COMMON,
+  format: { type: 'string', short: 'f' },
+  'wait-ms': { type: 'string' },
+  severity: { type: 'string' },
+  jobs: { type: 'string', short: 'j' },
+  'no-progress': { type: 'boolean' },
+} as const;
+
+/**
+ * @param argv arguments after the executable and script (`process.argv.slice(2)`)
+ * @param env the environment (`DSH_PERMISSION_MODE` sets the default sandbox of `serve`)
+ * @returns the parsed command
+ * @throws UsageError on an unknown command, unknown flag, missing or invalid value
+ */
+export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedCommand {
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError('no command given');
+  if (first === '-h' || first === '--help') return { command: 'help' };
+  if (first === 'help') return { command: 'help', ...helpTopic(rest[0]) };
+  if (first === '-V' || first === '--version' || first === 'version') return { command: 'version' };
+  if (first === 'serve') return parseServe(rest, env);
+  if (first === 'check') return parseCheck(rest);
+  if (first.startsWith('-')) throw new UsageError(`unknown option '${first}' (options go after the command)`);
+  throw new UsageError(`unknown command '${first}'`);
+}
+
+function helpTopic(word: string | undefined): { topic?: 'serve' | 'check' } {
+  if (word === undefined) return {};
+  if (word === 'serve' || word === 'check') return { topic: word };
+  throw new UsageError(`no help for '${word}': commands are serve and check`);
+}
+
+function parseServe(args: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  const { values, positionals } = parseWith(args, SERVE, 'serve');
+  if (values.help) return { command: 'help', topic: 'serve' };
+  if (positionals.length > 0) throw new UsageError(`serve takes no paths (got '${positionals[0]}')`, 'serve');
+  const envMode = env['DSH_PERMISSION_MODE'];
+  const sandbox =
+    values.sandbox !== undefined
+      ? oneOf(values.sandbox, SANDBOX_MODES, '--sandbox', 'serve')
+      : envMode !== undefined && envMode !== ''
+        ? oneOf(envMode, SANDBOX_MODES, 'DSH_PERMISSION_MODE', 'serve')
+        : 'workspace-write';
+  if (values.config !== undefined && (values.servers !== undefined || values.sandbox !== undefined)) {
+    throw new UsageError('--servers and --sandbox configure the default composition; a --config composition sets them itself', 'serve');
+  }
+  return {
+    command: 'serve',
+    ...common(values, 'serve'),
+    sandbox,
+    printConfig: values['print-config'] === true,
+  };
+}
+
+function parseCheck(args: readonly string[]): ParsedCommand {
+  const { values, positionals } = parseWith(args, CHECK, 'check');
+  if (values.help) return { command: 'help', topic: 'check' };
+  if (values.config !== undefined && values.servers !== undefined) {
+    throw new UsageError('--servers configures the default composition; a --config composition sets its servers itself', 'check');
+  }
+  const waitMs = values['wait-ms'] === undefined ? undefined : integer(values['wait-ms'], '--wait-ms', 1, MS_MAX);
+  return {
+    command: 'check',
+    ...common(values, 'check'),
+    paths: positionals.length > 0 ? positionals : ['.'],
+    format: values.format === undefined ? 'text' : oneOf(values.format, OUTPUT_FORMATS, '--format', 'check'),
+    ...(waitMs === undefined ? {} : { waitMs }),
+    severity: values.severity === undefined ? 'warning' : oneOf(values.severity, SEVERITY_NAMES, '--severity', 'check'),
+    jobs: values.jobs === undefined ? 4 : integer(values.jobs, '--jobs', 1, 64),
+    progress: values['no-progress'] !== true,
+  };
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function parseWith(
+  args: readonly string[],
+  options: typeof SERVE | typeof CHECK,
+  topic: 'serve' | 'check',
+): { values: Values; positionals: string[] } {
+  try {
+    const parsed = parseNodeArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(cleanParseMessage(message), topic);
+  }
+}
+
+function cleanParseMessage(message: string): string {
+  // Node's messages end with advice about `--` that does not apply here; keep the first sentence.
+  const first = message.split('. ')[0] ?? message;
+  return first.replace(/\.$/, '');
+}
+
+function common(values: Values, topic: 'serve' | 'check'): CommonOptions {
+  const logLevel = values['log-level'] === undefined ? 'warn' : oneOf(String(values['log-level']), LOG_LEVELS, '--log-level', topic);
+  return {
+    ...(typeof values.workspace === 'string' ? { workspace: nonEmpty(values.workspace, '--workspace', topic) } : {}),
+    ...(typeof values.config === 'string' ? { config: nonEmpty(values.config, '--config', topic) } : {}),
+    ...(typeof values.servers === 'string' ? { servers: nonEmpty(values.servers, '--servers', topic) } : {}),
+    logLevel,
+  };
+}
+
+function nonEmpty(value: string, flag: string, topic: 'serve' | 'check'): string {
+  if (value.trim() === '') throw new UsageError(`${flag} needs a value`, topic);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string, topic?: 'serve' | 'check'): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${String(value)}')`, topic);
+}
+
+function integer(value: unknown, flag: string, min: number, max: number): number {
+  const text = String(value);
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got '${text}')`, 'check');
+  }
+  return n;
+}

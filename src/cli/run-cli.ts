@@ -1,0 +1,65 @@
+/**
+ * Dispatches a parsed command and maps failures to exit codes: usage errors and setup errors
+ * print one `error:` line (plus a hint) on stderr and give 2. Loaded by `main.ts` only after the
+ * Node version check, since the harness packages it pulls in need Node >= 22.19.
+ */
+import { errorMessage } from './boot-composition.ts';
+import { runCheck } from './check-command.ts';
+import { type CliIo, SetupError, writeAll } from './cli-io.ts';
+import { helpText } from './help-text.ts';
+import { PACKAGE_VERSION } from './package-info.ts';
+import { parseArgs, UsageError } from './parse-args.ts';
+import { runServe, whenStopped } from './serve-command.ts';
+
+/**
+ * @param argv arguments after the script (`process.argv.slice(2)`)
+ * @param io streams, environment, working directory
+ * @returns the exit code: 0 success, 1 check found errors (or an incomplete result), 2 usage or setup error
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const cmd = parseArgs(argv, io.env);
+    switch (cmd.command) {
+      case 'help':
+        await writeAll(io.stdout, helpText(cmd.topic));
+        return 0;
+      case 'version':
+        await writeAll(io.stdout, `${PACKAGE_VERSION}\n`);
+        return 0;
+      case 'serve':
+        return await runServe(cmd, io, whenStopped(io.stdin));
+      case 'check':
+        return await withInterrupt((signal) => runCheck(cmd, io, signal));
+    }
+  } catch (error) {
+    return reportFailure(error, io, argv);
+  }
+}
+
+async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function reportFailure(error: unknown, io: CliIo, argv: readonly string[]): number {
+  if (error instanceof UsageError) {
+    const help = error.topic ? `dsh-lsp-actions help ${error.topic}` : 'dsh-lsp-actions --help';
+    io.stderr.write(`error: ${error.message}\n${argv.length === 0 ? helpText() : `Run '${help}' for usage.\n`}`);
+    return 2;
+  }
+  if (error instanceof SetupError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return 2;
+  }
+  io.stderr.write(`error: ${errorMessage(error)}\n`);
+  if (error instanceof Error && error.stack && io.env['DSH_LSP_ACTIONS_DEBUG']) io.stderr.write(`${error.stack}\n`);
+  return 2;
+}

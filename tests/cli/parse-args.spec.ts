@@ -1,0 +1,119 @@
+/**
+ * Argument parsing: commands, defaults, every flag, and the usage errors (exit code 2) with
+ * messages naming the flag.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { helpText } from '../../src/cli/help-text.ts';
+import { parseArgs, UsageError } from '../../src/cli/parse-args.ts';
+
+function usageError(argv: string[], pattern: RegExp, env: Record<string, string> = {}): void {
+  assert.throws(
+    () => parseArgs(argv, env),
+    (error: unknown) => error instanceof UsageError && pattern.test(error.message),
+  );
+}
+
+describe('parseArgs', () => {
+  it('help and version', () => {
+    assert.deepEqual(parseArgs(['--help']), { command: 'help' });
+    assert.deepEqual(parseArgs(['-h']), { command: 'help' });
+    assert.deepEqual(parseArgs(['help', 'check']), { command: 'help', topic: 'check' });
+    assert.deepEqual(parseArgs(['check', '--help']), { command: 'help', topic: 'check' });
+    assert.deepEqual(parseArgs(['serve', '-h']), { command: 'help', topic: 'serve' });
+    assert.deepEqual(parseArgs(['--version']), { command: 'version' });
+    assert.deepEqual(parseArgs(['-V']), { command: 'version' });
+  });
+
+  it('check defaults', () => {
+    assert.deepEqual(parseArgs(['check']), {
+      command: 'check',
+      logLevel: 'warn',
+      paths: ['.'],
+      format: 'text',
+      severity: 'warning',
+      jobs: 4,
+      progress: true,
+    });
+  });
+
+  it('check with every option', () => {
+    const cmd = parseArgs([
+      'check', 'a.ts', 'src', '--workspace', '/ws', '--format', 'sarif', '--wait-ms', '5000',
+      '--severity', 'hint', '-j', '2', '--no-progress', '--servers', 's.yml', '--log-level', 'debug',
+    ]);
+    assert.deepEqual(cmd, {
+      command: 'check',
+      workspace: '/ws',
+      servers: 's.yml',
+      logLevel: 'debug',
+      paths: ['a.ts', 'src'],
+      format: 'sarif',
+      waitMs: 5000,
+      severity: 'hint',
+      jobs: 2,
+      progress: false,
+    });
+    assert.equal((parseArgs(['check', '-f', 'json', '--config', 'c.yml']) as { format: string }).format, 'json');
+    assert.equal((parseArgs(['check', '--format=json']) as { format: string }).format, 'json');
+  });
+
+  it('serve: sandbox from the flag, then DSH_PERMISSION_MODE, then workspace-write', () => {
+    assert.equal((parseArgs(['serve']) as { sandbox: string }).sandbox, 'workspace-write');
+    assert.equal((parseArgs(['serve'], { DSH_PERMISSION_MODE: 'read-only' }) as { sandbox: string }).sandbox, 'read-only');
+    assert.equal(
+      (parseArgs(['serve', '--sandbox', 'danger-full-access'], { DSH_PERMISSION_MODE: 'read-only' }) as { sandbox: string }).sandbox,
+      'danger-full-access',
+    );
+    assert.deepEqual(parseArgs(['serve', '-w', 'ws', '--print-config']), {
+      command: 'serve',
+      workspace: 'ws',
+      logLevel: 'warn',
+      sandbox: 'workspace-write',
+      printConfig: true,
+    });
+  });
+
+  it('usage errors name what is wrong', () => {
+    usageError([], /no command/);
+    usageError(['lint'], /unknown command 'lint'/);
+    usageError(['--workspace', 'x'], /unknown option '--workspace'/);
+    usageError(['check', '--bogus'], /Unknown option '--bogus'/);
+    usageError(['check', '--format', 'xml'], /--format must be one of text, json, sarif \(got 'xml'\)/);
+    usageError(['check', '--format'], /--format/);
+    usageError(['check', '--wait-ms', '0'], /--wait-ms must be a whole number/);
+    usageError(['check', '--wait-ms', '1.5'], /--wait-ms/);
+    usageError(['check', '--jobs', '65'], /--jobs must be a whole number from 1 to 64/);
+    usageError(['check', '--severity', 'fatal'], /--severity/);
+    usageError(['check', '--workspace', ''], /--workspace needs a value/);
+    usageError(['check', '--config', 'c.yml', '--servers', 's.yml'], /--servers configures the default composition/);
+    usageError(['serve', 'extra'], /serve takes no paths/);
+    usageError(['serve', '--sandbox', 'yolo'], /--sandbox must be one of/);
+    usageError(['serve'], /DSH_PERMISSION_MODE must be one of/, { DSH_PERMISSION_MODE: 'yolo' });
+    usageError(['serve', '--config', 'c.yml', '--sandbox', 'read-only'], /a --config composition sets them itself/);
+    usageError(['serve', '--log-level', 'loud'], /--log-level/);
+    usageError(['help', 'lint'], /no help for 'lint'/);
+  });
+
+  it('usage errors carry the command whose help applies', () => {
+    try {
+      parseArgs(['check', '--nope']);
+      assert.fail('expected a UsageError');
+    } catch (error) {
+      assert.ok(error instanceof UsageError);
+      assert.equal(error.topic, 'check');
+    }
+  });
+
+  it('every flag is documented in the help', () => {
+    const check = helpText('check');
+    for (const flag of ['--format', '--wait-ms', '--severity', '--jobs', '--no-progress', '--workspace', '--config', '--servers', '--log-level']) {
+      assert.ok(check.includes(flag), `check help mentions ${flag}`);
+    }
+    const serve = helpText('serve');
+    for (const flag of ['--sandbox', '--print-config', '--workspace', '--config', '--servers', 'DSH_PERMISSION_MODE']) {
+      assert.ok(serve.includes(flag), `serve help mentions ${flag}`);
+    }
+    assert.match(helpText(), /check \[PATH…\]/);
+  });
+});
