@@ -1,0 +1,309 @@
+/**
+ * One language server process and the LSP session with it: spawn through the harness
+ * subprocess seam, `initialize`/`initialized`, capabilities (static + dynamic), concurrent
+ * requests with `$/cancelRequest` on abort, server → client requests, progress, and an
+ * orderly `shutdown` → `exit` → process-tree kill. A crash or a protocol violation fails
+ * every pending request with a structured error carrying the stderr tail.
+ */
+import type { SubprocessHandle, SubprocessOutcome, SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
+import {
+  Emitter,
+  type ApplyWorkspaceEditParams,
+  type ApplyWorkspaceEditResult,
+  type Event,
+  type InitializeResult,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol';
+import type { ServerConfig } from '../config.ts';
+import { negotiatedEncoding, type PositionEncodingKind } from '../documents/position-encoding.ts';
+import type { ActionError } from '../errors.ts';
+import { CapabilityRegistry } from './capability-registry.ts';
+import { buildInitializeParams } from './client-capabilities.ts';
+import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } from './client-errors.ts';
+import { createJsonRpcChannel, sendCancellable, type EngineLog, type JsonRpcChannel } from './json-rpc-connection.ts';
+import { ProgressTracker } from './progress-tracker.ts';
+import { requestError } from './request-errors.ts';
+import { installServerRequestHandlers } from './server-requests.ts';
+import { StderrTail } from './stderr-tail.ts';
+
+/** Everything one client needs. */
+export interface LanguageClientOptions {
+  serverId: string;
+  /** The server's root directory (cwd, rootUri, the one workspace folder). */
+  root: string;
+  config: ServerConfig;
+  /** Absolute executable path (resolved at load). */
+  executable: string;
+  subprocess: Pick<SubprocessRuntime, 'spawn'>;
+  log: EngineLog;
+}
+
+/** Lifecycle of a client. */
+export type ClientState = 'new' | 'starting' | 'ready' | 'stopping' | 'stopped' | 'failed';
+
+type ApplyEditRoute = (params: ApplyWorkspaceEditParams) => Promise<ApplyWorkspaceEditResult>;
+
+/** An LSP session with one server process. */
+export class LanguageClient {
+  readonly serverId: string;
+  readonly root: string;
+  readonly config: ServerConfig;
+  readonly registry = new CapabilityRegistry();
+  readonly progress = new ProgressTracker();
+  /** Position encoding negotiated in `initialize`. */
+  encoding: PositionEncodingKind = 'utf-16';
+  state: ClientState = 'new';
+  /** Why the client failed (crash, protocol violation, failed start). */
+  failure: ActionError | undefined;
+  private readonly options: LanguageClientOptions;
+  private readonly tail: StderrTail;
+  private handle: SubprocessHandle | undefined;
+  private channel: JsonRpcChannel | undefined;
+  private readonly pending = new Set<(error: ActionError) => void>();
+  private readonly applyEditRoutes: ApplyEditRoute[] = [];
+  private readonly failed = new Emitter<ActionError>();
+  private readonly published = new Emitter<PublishDiagnosticsParams>();
+  private readonly refreshed = new Emitter<void>();
+  private stopping: Promise<void> | undefined;
+  /** Aborted when the process has exited (ends waits for answers that cannot come). */
+  private readonly exited = new AbortController();
+
+  /** @param options server id, root, config entry, executable, subprocess seam, log */
+  constructor(options: LanguageClientOptions) {
+    this.options = options;
+    this.serverId = options.serverId;
+    this.root = options.root;
+    this.config = options.config;
+    this.tail = new StderrTail(options.config.stderrTailBytes);
+  }
+
+  /** @returns the server process id, when spawned */
+  get pid(): number | undefined {
+    return this.handle !== undefined && this.handle.pid > 0 ? this.handle.pid : undefined;
+  }
+  /** Fires once when the server crashes or breaks the protocol (not on an orderly stop). */
+  get onDidFail(): Event<ActionError> {
+    return this.failed.event;
+  }
+  /** Every `textDocument/publishDiagnostics`. */
+  get onPublishDiagnostics(): Event<PublishDiagnosticsParams> {
+    return this.published.event;
+  }
+  /** Every `workspace/diagnostic/refresh`. */
+  get onRefresh(): Event<void> {
+    return this.refreshed.event;
+  }
+  /** @returns the last bytes of the server's stderr */
+  stderrTail(): string {
+    return this.tail.text();
+  }
+
+  /**
+   * Spawns the server and runs `initialize` → `initialized`. Not abortable by one caller
+   * (others may share it); bounded by `startupTimeoutMs`.
+   */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error('LanguageClient.start() called twice');
+    this.state = 'starting';
+    const { config, log } = this.options;
+    let handle: SubprocessHandle;
+    try {
+      handle = this.options.subprocess.spawn({
+        argv: [this.options.executable, ...config.args],
+        cwd: this.root,
+        stdio: { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' },
+        graceMs: config.killGraceMs,
+        env: { ...config.env },
+      });
+    } catch (error) {
+      this.fail(this.crashError(`could not be started: ${error instanceof Error ? error.message : String(error)}`));
+      throw this.failure;
+    }
+    this.handle = handle;
+    handle.stderr?.on('data', (chunk: Buffer) => this.tail.push(chunk));
+    handle.stderr?.on('error', (error) => log('debug', `${this.serverId}: stderr: ${error.message}`));
+    handle.done.then(
+      (outcome) => this.onProcessExit(outcome),
+      (error: unknown) => this.onProcessExit(undefined, error),
+    );
+    if (handle.stdout === undefined || handle.stdin === undefined) {
+      this.fail(this.crashError('the server process has no stdio pipes'));
+      throw this.failure;
+    }
+    const channel = createJsonRpcChannel(
+      { stdout: handle.stdout, stdin: handle.stdin },
+      { maxMessageBytes: config.maxMessageBytes, log, label: this.serverId },
+    );
+    this.channel = channel;
+    channel.onFatal((error) => {
+      // a broken pipe while we stop it is the stop, not a crash
+      if (this.state !== 'stopping' && this.state !== 'stopped') this.fail(this.protocolError(error));
+    });
+    installServerRequestHandlers(channel.connection, {
+      serverId: this.serverId,
+      root: this.root,
+      configuration: config.configuration,
+      registry: this.registry,
+      progress: this.progress,
+      log,
+      onRefresh: () => this.refreshed.fire(),
+      onPublishDiagnostics: (params) => this.published.fire(params),
+      applyEdit: (params) => this.routeApplyEdit(params),
+    });
+    channel.connection.listen();
+    let result: InitializeResult;
+    try {
+      result = await this.send<InitializeResult>(
+        'initialize',
+        buildInitializeParams(this.root, config.initializationOptions),
+        AbortSignal.timeout(config.startupTimeoutMs),
+      );
+    } catch (error) {
+      const failure = (error as ActionError).code === 'LSP_ACTION_TIMEOUT' ? startupTimeoutError(this.serverId, config.startupTimeoutMs, this.stderrTail()) : (error as ActionError);
+      this.fail(failure);
+      throw failure;
+    }
+    if (this.state !== 'starting') throw this.failure ?? this.disposedError();
+    this.registry.capabilities = result?.capabilities ?? {};
+    this.encoding = negotiatedEncoding(this.registry.capabilities.positionEncoding);
+    this.notify('initialized', {});
+    if (Object.keys(config.configuration).length > 0) {
+      this.notify('workspace/didChangeConfiguration', { settings: config.configuration });
+    }
+    this.state = 'ready';
+    log('info', `${this.serverId}: ready (pid ${this.pid}, root ${this.root}, ${this.encoding})`);
+  }
+
+  /**
+   * Sends a request; runs concurrently with any other.
+   * @param method LSP method
+   * @param params request params (`undefined` → no `params` member at all)
+   * @param signal aborting sends `$/cancelRequest` and rejects with CANCELLED/TIMEOUT
+   * @returns the result
+   */
+  request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    if (this.state !== 'ready') return Promise.reject(this.failure ?? this.disposedError());
+    return this.send<R>(method, params, signal);
+  }
+
+  /**
+   * @param method LSP notification
+   * @param params its params (`undefined` → no `params` member)
+   */
+  notify(method: string, params?: unknown): void {
+    const connection = this.channel?.connection;
+    if (connection === undefined || this.failure !== undefined || this.state === 'stopped') return;
+    const sent = params === undefined ? connection.sendNotification(method) : connection.sendNotification(method, params);
+    sent.catch((error: unknown) => this.options.log('debug', `${this.serverId}: ${method} not sent: ${String(error)}`));
+  }
+
+  /**
+   * Routes `workspace/applyEdit` requests the server sends while `fn` runs to `route`.
+   * @param route answers the server's applyEdit
+   * @param fn the work during which the route is active (an executeCommand)
+   * @returns what `fn` returns
+   */
+  async withApplyEditRoute<T>(route: ApplyEditRoute, fn: () => Promise<T>): Promise<T> {
+    this.applyEditRoutes.push(route);
+    try {
+      return await fn();
+    } finally {
+      const index = this.applyEditRoutes.lastIndexOf(route);
+      if (index >= 0) this.applyEditRoutes.splice(index, 1);
+    }
+  }
+
+  /** @returns whether requests are in flight */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * Orderly stop: `shutdown` (no params), `exit`, wait, then kill the process tree.
+   * Pending requests fail with `LSP_ACTION_DISPOSED`. Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const { config, log } = this.options;
+    const wasReady = this.state === 'ready';
+    if (this.state !== 'failed') this.state = 'stopping';
+    this.rejectPending(this.disposedError());
+    const handle = this.handle;
+    if (wasReady && this.channel !== undefined) {
+      try {
+        if (this.exited.signal.aborted) throw new Error('the process already exited');
+        const bound = AbortSignal.any([AbortSignal.timeout(config.shutdownTimeoutMs), this.exited.signal]);
+        await this.send('shutdown', undefined, bound);
+        await this.channel.connection.sendNotification('exit');
+        await handle?.waitForExit(AbortSignal.timeout(config.shutdownTimeoutMs));
+      } catch (error) {
+        log('debug', `${this.serverId}: orderly shutdown incomplete (${(error as Error).message}); terminating`);
+      }
+    }
+    handle?.terminate();
+    await handle?.waitForExit(AbortSignal.timeout(config.killGraceMs + config.shutdownTimeoutMs));
+    this.channel?.dispose();
+    this.progress.clear();
+    if (this.state !== 'failed') this.state = 'stopped';
+  }
+
+  private send<R>(method: string, params: unknown, signal: AbortSignal | undefined): Promise<R> {
+    const channel = this.channel;
+    if (channel === undefined || this.failure !== undefined) return Promise.reject(this.failure ?? this.disposedError());
+    return sendCancellable<R>(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
+  }
+
+  private routeApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
+    const route = this.applyEditRoutes.at(-1);
+    if (route === undefined) {
+      return Promise.resolve({
+        applied: false,
+        failureReason: 'dsh-lsp-actions applies server edits only while one of its workspace/executeCommand calls runs on this server; none is running',
+      });
+    }
+    return route(params);
+  }
+
+  private onProcessExit(outcome: SubprocessOutcome | undefined, error?: unknown): void {
+    this.exited.abort();
+    if (this.state === 'stopping' || this.state === 'stopped') return;
+    const how =
+      outcome === undefined
+        ? `could not be started: ${error instanceof Error ? error.message : String(error)}`
+        : `exited unexpectedly (${outcome.signal !== null ? `signal ${outcome.signal}` : `exit code ${outcome.exitCode}`})`;
+    this.fail(this.crashError(how, { exitCode: outcome?.exitCode ?? null, signal: outcome?.signal ?? null }));
+  }
+
+  private fail(error: ActionError): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    this.state = 'failed';
+    this.rejectPending(error);
+    this.progress.clear();
+    this.channel?.dispose();
+    this.handle?.terminate();
+    this.options.log('warn', error.message);
+    this.failed.fire(error);
+  }
+
+  private rejectPending(error: ActionError): void {
+    for (const reject of this.pending) reject(error);
+    this.pending.clear();
+  }
+
+  private crashError(how: string, extra: Record<string, unknown> = {}): ActionError {
+    return crashedError(this.serverId, how, this.stderrTail(), extra);
+  }
+
+  private protocolError(error: Error): ActionError {
+    return brokenStreamError(this.serverId, error, this.stderrTail());
+  }
+
+  private disposedError(): ActionError {
+    return stoppedError(this.serverId);
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * The LSP engine: warm real language servers, persistent versioned documents and diagnostics
+ * with freshness, behind {@link LspEngineApi}. Servers are spawned only through the harness
+ * subprocess seam and files are read only through the harness fs seam.
+ */
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
+import type { Config } from '../config.ts';
+import { DocumentStore } from '../documents/document-store.ts';
+import { ActionError, isActionError } from '../errors.ts';
+import { DiagnosticsCollector } from './diagnostics-collector.ts';
+import { EngineRequests } from './engine-requests.ts';
+import type {
+  ApplyEditHandler,
+  CallOptions,
+  CodeActionItem,
+  CompletionItemInfo,
+  CompletionResult,
+  DiagnosticsEvent,
+  DocumentTarget,
+  FileDiagnostics,
+  FileLocation,
+  HoverResult,
+  InlayHintInfo,
+  LiveServerInfo,
+  LspCommand,
+  LspEngineApi,
+  NormalizedWorkspaceEdit,
+  Position,
+  Range,
+  ServerDiagnostics,
+  SignatureHelpResult,
+  SymbolNode,
+  TextEdit,
+} from './engine-types.ts';
+import type { EngineLog } from './json-rpc-connection.ts';
+import type { LanguageClient } from './language-client.ts';
+import { mergeDiagnostics } from './merge-diagnostics.ts';
+import { ServerPool } from './server-pool.ts';
+import { ServerRouter } from './server-routing.ts';
+import { ServerSessions } from './server-sessions.ts';
+import { watchedFileEvents, type FileChange } from './watched-files.ts';
+
+export { resolveServerExecutables } from './resolve-server-executables.ts';
+
+/** What the engine is built from. */
+export interface LspEngineDeps {
+  config: Config;
+  subprocess: Pick<SubprocessRuntime, 'spawn'>;
+  fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>;
+  /** serverId → absolute executable resolved at load ({@link resolveServerExecutables}). */
+  executables?: ReadonlyMap<string, string>;
+  log?: EngineLog;
+}
+
+/** {@link LspEngineApi} over real language servers. */
+export class LspEngine implements LspEngineApi {
+  private readonly config: Config;
+  private readonly log: EngineLog;
+  private readonly router: ServerRouter;
+  private readonly pool: ServerPool;
+  private readonly store: DocumentStore;
+  private readonly sessions: ServerSessions;
+  private readonly requests: EngineRequests;
+  private readonly collectors = new Map<LanguageClient, DiagnosticsCollector>();
+  private readonly listeners = new Set<(event: DiagnosticsEvent) => void>();
+  private disposed = false;
+
+  /** @param deps config, subprocess and fs seams, resolved executables, log */
+  constructor(deps: LspEngineDeps) {
+    this.config = deps.config;
+    this.log = deps.log ?? (() => undefined);
+    this.router = new ServerRouter(deps.config.servers);
+    this.store = new DocumentStore({
+      fs: deps.fs,
+      maxOpenDocuments: deps.config.maxOpenDocuments,
+      log: this.log,
+      listener: {
+        onSent: (client, path, uri, version) => this.collectors.get(client)?.noteSent(path, uri, version),
+        onClosed: (client, path) => this.collectors.get(client)?.noteClosed(path),
+      },
+    });
+    this.pool = new ServerPool({
+      config: deps.config,
+      subprocess: deps.subprocess,
+      ...(deps.executables === undefined ? {} : { executables: deps.executables }),
+      log: this.log,
+      onStarted: (client) => this.attach(client),
+      onGone: (client) => {
+        this.collectors.delete(client);
+        this.store.forgetClient(client);
+      },
+    });
+    this.sessions = new ServerSessions({ config: deps.config, fs: deps.fs, router: this.router, pool: this.pool, store: this.store });
+    this.requests = new EngineRequests(this.sessions, deps.config, (client) => this.collectors.get(client));
+  }
+
+  private attach(client: LanguageClient): void {
+    const entry = this.config.servers[client.serverId];
+    const collector = new DiagnosticsCollector(client, {
+      documents: { serverText: (c, p) => this.store.serverText(c, p), reopen: (c, p) => this.store.reopen(c, p) },
+      settleMs: entry?.diagnosticsSettleMs ?? 300,
+      waitMs: this.config.diagnosticsWaitMs,
+      log: this.log,
+      onUpdate: (path) => this.emitUpdate(client, path),
+    });
+    this.collectors.set(client, collector);
+  }
+
+  private guard(): void {
+    if (this.disposed) throw new ActionError('LSP_ACTION_DISPOSED', 'the language-server engine was disposed');
+  }
+
+  serversFor(path: string, root: string): string[] {
+    return this.router.route(path, root).map((r) => r.serverId);
+  }
+
+  async diagnostics(target: DocumentTarget, opts: CallOptions & { waitMs?: number } = {}): Promise<FileDiagnostics> {
+    this.guard();
+    const waitMs = opts.waitMs ?? this.config.diagnosticsWaitMs;
+    let version = 0;
+    const outcomes = await this.sessions.each(target, undefined, opts.signal, async (session) => {
+      version = Math.max(version, session.doc.version);
+      const collector = this.collectors.get(session.client);
+      if (collector === undefined) throw new ActionError('LSP_ACTION_SERVER_FAILED', `${session.client.serverId} is not ready`);
+      return collector.collect(session.doc.path, session.doc.version, waitMs, opts.signal);
+    });
+    const failures = outcomes.filter((o) => o.error !== undefined);
+    if (failures.length === outcomes.length && failures[0]?.error !== undefined) throw failures[0].error;
+    const servers: ServerDiagnostics[] = outcomes.map((o) =>
+      o.error === undefined
+        ? o.value
+        : { serverId: o.route.serverId, mode: 'push', state: 'pending', version, diagnostics: [], error: { code: o.error.code, message: o.error.message } },
+    );
+    return mergeDiagnostics(target.path, version, servers);
+  }
+
+  completion(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<CompletionResult> {
+    this.guard();
+    return this.requests.completion(target, position, opts.signal);
+  }
+
+  resolveCompletion(target: DocumentTarget, item: CompletionItemInfo, opts: CallOptions = {}): Promise<CompletionItemInfo> {
+    this.guard();
+    return this.requests.resolveCompletion(target, item, opts.signal);
+  }
+
+  codeActions(target: DocumentTarget, range: Range, opts: CallOptions & { only?: string[] } = {}): Promise<CodeActionItem[]> {
+    this.guard();
+    return this.requests.codeActions(target, range, opts.only, opts.signal);
+  }
+
+  resolveCodeAction(target: DocumentTarget, item: CodeActionItem, opts: CallOptions = {}): Promise<CodeActionItem> {
+    this.guard();
+    return this.requests.resolveCodeAction(target, item, opts.signal);
+  }
+
+  executeCommand(target: DocumentTarget, serverId: string, command: LspCommand, opts: CallOptions & { applyEdit: ApplyEditHandler }): Promise<unknown> {
+    this.guard();
+    return this.requests.executeCommand(target, serverId, command, opts.applyEdit, opts.signal);
+  }
+
+  format(target: DocumentTarget, range: Range | undefined, opts: CallOptions = {}): Promise<{ serverId: string; edits: TextEdit[] }> {
+    this.guard();
+    return this.requests.format(target, range, opts.signal);
+  }
+
+  prepareRename(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<{ serverId: string; range?: Range; placeholder?: string } | null> {
+    this.guard();
+    return this.requests.prepareRename(target, position, opts.signal);
+  }
+
+  rename(target: DocumentTarget, position: Position, newName: string, opts: CallOptions = {}): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit }> {
+    this.guard();
+    return this.requests.rename(target, position, newName, opts.signal);
+  }
+
+  documentSymbols(target: DocumentTarget, opts: CallOptions = {}): Promise<{ serverId: string; symbols: SymbolNode[] }> {
+    this.guard();
+    return this.requests.documentSymbols(target, opts.signal);
+  }
+
+  workspaceSymbols(root: string, query: string, opts: CallOptions & { anchorPath?: string } = {}): Promise<SymbolNode[]> {
+    this.guard();
+    return this.requests.workspaceSymbols(root, query, opts.anchorPath, (r) => this.pool.clients(r), opts.signal);
+  }
+
+  signatureHelp(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<SignatureHelpResult | null> {
+    this.guard();
+    return this.requests.signatureHelp(target, position, opts.signal);
+  }
+
+  inlayHints(target: DocumentTarget, range: Range | undefined, opts: CallOptions = {}): Promise<{ serverId: string; hints: InlayHintInfo[] }> {
+    this.guard();
+    return this.requests.inlayHints(target, range, opts.signal);
+  }
+
+  hover(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<HoverResult | null> {
+    this.guard();
+    return this.requests.hover(target, position, opts.signal);
+  }
+
+  definition(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<FileLocation[]> {
+    this.guard();
+    return this.requests.definition(target, position, opts.signal);
+  }
+
+  references(target: DocumentTarget, position: Position, opts: CallOptions & { includeDeclaration?: boolean } = {}): Promise<FileLocation[]> {
+    this.guard();
+    return this.requests.references(target, position, opts.includeDeclaration ?? true, opts.signal);
+  }
+
+  async filesChanged(changes: FileChange[], opts: CallOptions = {}): Promise<void> {
+    this.guard();
+    const unopened: FileChange[] = [];
+    for (const change of changes) {
+      const docs = this.store.docsFor(change.path);
+      if (docs.length === 0) {
+        unopened.push(change);
+        continue;
+      }
+      if (change.kind === 'deleted') {
+        this.store.closeEverywhere(change.path);
+        continue;
+      }
+      try {
+        const state = await this.sessions.readState(change.path, opts.signal);
+        for (const doc of docs) this.store.release(this.store.acquire(doc.client, state, doc.languageId, doc.root));
+      } catch (error) {
+        if (!isActionError(error) || opts.signal?.aborted) throw error;
+        this.log('debug', `filesChanged: ${change.path}: ${error.message}`);
+      }
+    }
+    if (unopened.length === 0) return;
+    for (const client of this.pool.clients()) {
+      const events = watchedFileEvents(client.registry, client.root, unopened);
+      if (events.length > 0) client.notify('workspace/didChangeWatchedFiles', { changes: events });
+    }
+  }
+
+  documentText(path: string): { text: string; version: number } | undefined {
+    return this.store.documentText(path);
+  }
+
+  openDocuments(root?: string): string[] {
+    return this.store.openPaths(root);
+  }
+
+  onDiagnostics(listener: (event: DiagnosticsEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emitUpdate(client: LanguageClient, path: string): void {
+    if (this.listeners.size === 0 || this.disposed) return;
+    const docs = this.store.docsFor(path);
+    const doc = docs.find((d) => d.client === client);
+    if (doc === undefined) return;
+    void Promise.all(
+      docs.map((d) => this.collectors.get(d.client)?.collect(path, d.version, 0)).filter((p): p is Promise<ServerDiagnostics> => p !== undefined),
+    ).then(
+      (servers) => {
+        const event: DiagnosticsEvent = { root: doc.root, path, serverId: client.serverId, diagnostics: mergeDiagnostics(path, doc.version, servers) };
+        for (const listener of this.listeners) {
+          try {
+            listener(event);
+          } catch (error) {
+            this.log('warn', `onDiagnostics listener threw: ${(error as Error).message}`);
+          }
+        }
+      },
+      (error: unknown) => this.log('debug', `diagnostics event for ${path} dropped: ${String(error)}`),
+    );
+  }
+
+  liveServers(): LiveServerInfo[] {
+    return this.pool.live((client) => this.store.countFor(client));
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.listeners.clear();
+    await this.pool.dispose();
+    this.store.closeAll();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Deciding whether pushed diagnostics (`textDocument/publishDiagnostics`) describe a given
+ * document version — pure, clock passed in. See docs/decisions/0001-diagnostics-freshness.md.
+ *
+ * - A publish carrying `version` is attributed to that version.
+ * - Without `version`, it is attributed to the version last sent before it arrived — except
+ *   a publish arriving within `inFlightGuardMs` of a didChange while the previous version's
+ *   result had not settled: that one was most likely computed for the previous version.
+ * - A result is settled once no further publish came for `settleMs` (twice that for an empty
+ *   list: typescript-language-server publishes its syntax-only list — often `[]` — first and
+ *   the semantic list 50–160 ms later) and the server reports no work-done progress.
+ * - A server that stays silent after a change (typescript-language-server skips publishing
+ *   when every list stays empty) is nudged once after `silenceMs` by reopening the document.
+ */
+
+/** The last publish for one document. */
+export interface PushRecord<T> {
+  /** Version the publish is attributed to. */
+  version: number;
+  /** Whether the server said the version itself. */
+  explicit: boolean;
+  receivedAt: number;
+  items: T[];
+}
+
+/** What {@link PushDocState.evaluate} concluded. */
+export type PushVerdict<T> =
+  | { kind: 'fresh'; record: PushRecord<T> }
+  /** A publish for this version exists but may still be followed by another; re-check at `at`. */
+  | { kind: 'settling'; record: PushRecord<T>; at: number }
+  /** Nothing for this version yet; `older` is the latest result for an earlier version. */
+  | { kind: 'waiting'; older?: PushRecord<T>; silentSince: number };
+
+/** Timing parameters (ms). */
+export interface PushTiming {
+  settleMs: number;
+  inFlightGuardMs: number;
+}
+
+/** Push bookkeeping for one (server, document). */
+export class PushDocState<T> {
+  /** Version last sent to the server (didOpen/didChange). */
+  sentVersion = 0;
+  /** When it was sent. */
+  sentAt = 0;
+  /** Latest publish. */
+  last: PushRecord<T> | undefined;
+  private previousUnsettledAtSend = false;
+  private firstAfterSend: number | undefined;
+  private sends = 0;
+  /** Set by a nudge: the close's unversioned `[]` (clear) is still to come. */
+  private clearExpectedUntil: number | undefined;
+
+  /**
+   * @param version the version just sent
+   * @param at when (ms)
+   * @param timing settle parameters, to know whether the previous result had settled
+   * @param busy whether the server reports progress
+   */
+  noteSent(version: number, at: number, timing: PushTiming, busy: boolean): void {
+    const before = this.evaluate(this.sentVersion, at, timing, busy);
+    this.previousUnsettledAtSend = this.sentVersion > 0 && before.kind !== 'fresh';
+    this.sentVersion = version;
+    this.sentAt = at;
+    this.firstAfterSend = undefined;
+    this.sends++;
+  }
+
+  /**
+   * A nudge closed and reopened the document with the same version: the first unversioned
+   * `[]` within `inFlightGuardMs` is the server clearing the closed copy, not an answer.
+   * @param at when the reopen was sent (ms)
+   * @param timing settle parameters
+   */
+  noteReopened(at: number, timing: PushTiming): void {
+    this.clearExpectedUntil = at + timing.inFlightGuardMs;
+  }
+
+  /**
+   * @param items the normalised diagnostics
+   * @param explicitVersion the publish's `version`, when present
+   * @param at when it arrived (ms)
+   * @param timing settle parameters
+   * @returns the record (none when the publish was a close's clear), and the latency since the
+   *   didChange when this was the first, unambiguous publish for it
+   */
+  notePublish(items: T[], explicitVersion: number | undefined, at: number, timing: PushTiming): { record?: PushRecord<T>; latency?: number } {
+    if (this.clearExpectedUntil !== undefined && explicitVersion === undefined && items.length === 0) {
+      const isClear = at <= this.clearExpectedUntil;
+      this.clearExpectedUntil = undefined;
+      if (isClear) return {};
+    }
+    let version = explicitVersion ?? this.sentVersion;
+    if (explicitVersion === undefined && this.previousUnsettledAtSend && at - this.sentAt < timing.inFlightGuardMs && this.last !== undefined) {
+      version = Math.min(this.last.version, this.sentVersion);
+    }
+    const record: PushRecord<T> = { version, explicit: explicitVersion !== undefined, receivedAt: at, items };
+    let latency: number | undefined;
+    if (version === this.sentVersion && this.firstAfterSend === undefined) {
+      this.firstAfterSend = at;
+      // only didChange latencies: a didOpen on a cold server measures its startup instead
+      if (!this.previousUnsettledAtSend && this.sends > 1) latency = at - this.sentAt;
+    }
+    if (this.last === undefined || version >= this.last.version) this.last = record;
+    return latency === undefined ? { record } : { record, latency };
+  }
+
+  /**
+   * @param version the version asked about
+   * @param now current time (ms)
+   * @param timing settle parameters
+   * @param busy whether the server reports work-done progress
+   * @returns the verdict
+   */
+  evaluate(version: number, now: number, timing: PushTiming, busy: boolean): PushVerdict<T> {
+    const last = this.last;
+    if (last === undefined || last.version < version) {
+      const older = last !== undefined && last.version < version ? last : undefined;
+      const silentSince = Math.max(this.sentAt, last?.receivedAt ?? 0);
+      return older === undefined ? { kind: 'waiting', silentSince } : { kind: 'waiting', older, silentSince };
+    }
+    if (last.version > version) return { kind: 'fresh', record: last };
+    const quiet = last.items.length === 0 ? timing.settleMs * 2 : timing.settleMs;
+    const at = last.receivedAt + quiet;
+    if (now >= at && !busy) return { kind: 'fresh', record: last };
+    return { kind: 'settling', record: last, at: Math.max(at, now) };
+  }
+
+  /** Forgets everything (document closed or reopened). */
+  reset(): void {
+    this.last = undefined;
+    this.previousUnsettledAtSend = false;
+    this.firstAfterSend = undefined;
+    this.clearExpectedUntil = undefined;
+  }
+}
+
+/**
+ * Per-server timing learned from unambiguous publishes (first publish after a didChange sent
+ * while nothing was in flight), so silence can be told apart from a slow server.
+ */
+export class PushLatency {
+  private readonly samples: number[] = [];
+
+  /** @param latency ms from didChange to the first publish for it */
+  add(latency: number): void {
+    this.samples.push(latency);
+    if (this.samples.length > 8) this.samples.shift();
+  }
+
+  /** @returns the largest recent latency, or `undefined` before any sample */
+  get max(): number | undefined {
+    return this.samples.length === 0 ? undefined : Math.max(...this.samples);
+  }
+
+  /**
+   * @param settleMs the configured settle time
+   * @returns how long a server may stay silent after a change before we nudge it
+   */
+  silenceMs(settleMs: number): number {
+    const learned = this.max;
+    return Math.max(settleMs * 2, learned === undefined ? settleMs * 4 : learned * 2);
+  }
+}

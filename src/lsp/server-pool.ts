@@ -1,0 +1,285 @@
+/**
+ * The warm server pool: one process per (server id, root), started once even under concurrent
+ * first calls, reused while warm. A crash fails the pending requests (the client does that);
+ * the next call restarts the server after a backoff, until more than `maxRestarts` crashes
+ * happened within `restartWindowMs` — then calls fail with `LSP_ACTION_SERVER_GAVE_UP` until
+ * the window slides. Idle servers are stopped after `idleTimeoutMs`; beyond `maxLiveServers`
+ * the least recently used idle server is stopped first.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
+import type { Config } from '../config.ts';
+import { ActionError, abortError } from '../errors.ts';
+import type { LiveServerInfo } from './engine-types.ts';
+import type { EngineLog } from './json-rpc-connection.ts';
+import { LanguageClient } from './language-client.ts';
+import { RestartBudget } from './restart-budget.ts';
+import { workspaceRelative } from './server-routing.ts';
+
+interface Slot {
+  serverId: string;
+  root: string;
+  client?: LanguageClient;
+  /** The client once `onStarted` ran (handed out only then). */
+  ready?: LanguageClient;
+  starting?: Promise<LanguageClient>;
+  budget: RestartBudget;
+  lastUsed: number;
+  leases: number;
+  idleTimer?: NodeJS.Timeout;
+  starts: number;
+  lastFailure?: ActionError;
+}
+
+/** A client handed out for one call; release it when the call is done. */
+export interface ServerLease {
+  client: LanguageClient;
+  release(): void;
+}
+
+/** What the pool needs. */
+export interface ServerPoolDeps {
+  config: Config;
+  subprocess: Pick<SubprocessRuntime, 'spawn'>;
+  /** serverId → absolute executable (resolved at load); the configured command otherwise. */
+  executables?: ReadonlyMap<string, string>;
+  log: EngineLog;
+  /** A client finished `initialize` (attach per-client state). */
+  onStarted(client: LanguageClient): void;
+  /** A client is gone: crashed, failed to start, or stopped. */
+  onGone(client: LanguageClient): void;
+}
+
+/** One process per (server id, root). */
+export class ServerPool {
+  private readonly deps: ServerPoolDeps;
+  private readonly slots = new Map<string, Slot>();
+  private readonly stopping = new Set<LanguageClient>();
+  private disposed = false;
+
+  /** @param deps config, subprocess seam, executables, log, lifecycle hooks */
+  constructor(deps: ServerPoolDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * @param serverId configured server id
+   * @param root the server's root directory
+   * @param signal abandons the wait (a shared start keeps going for others)
+   * @returns a ready client, leased until `release()`
+   */
+  async lease(serverId: string, root: string, signal?: AbortSignal): Promise<ServerLease> {
+    if (this.disposed) throw disposedError();
+    const key = `${serverId}\u0000${root}`;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      const entry = this.entry(serverId);
+      slot = { serverId, root, budget: new RestartBudget(entry.maxRestarts, entry.restartWindowMs), lastUsed: performance.now(), leases: 0, starts: 0 };
+      this.slots.set(key, slot);
+    }
+    const s = slot;
+    s.leases++;
+    s.lastUsed = performance.now();
+    if (s.idleTimer !== undefined) clearTimeout(s.idleTimer);
+    s.idleTimer = undefined;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.release(s);
+    };
+    try {
+      return { client: await this.ensure(s, signal), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private async ensure(slot: Slot, signal?: AbortSignal): Promise<LanguageClient> {
+    for (;;) {
+      if (this.disposed) throw disposedError();
+      if (slot.ready !== undefined && slot.ready === slot.client && slot.ready.state === 'ready') return slot.ready;
+      if (slot.starting === undefined) {
+        if (slot.budget.gaveUp) throw this.gaveUpError(slot);
+        const starting = this.start(slot);
+        slot.starting = starting;
+        starting.then(
+          () => this.clearStarting(slot, starting),
+          () => this.clearStarting(slot, starting),
+        );
+      }
+      await raceAbort(slot.starting, signal);
+    }
+  }
+
+  private clearStarting(slot: Slot, starting: Promise<LanguageClient>): void {
+    if (slot.starting === starting) slot.starting = undefined;
+  }
+
+  private async start(slot: Slot): Promise<LanguageClient> {
+    const backoff = slot.budget.backoffMs;
+    if (backoff > 0) {
+      this.deps.log('info', `${slot.serverId}: restarting in ${backoff} ms after ${slot.budget.recent} crash(es)`);
+      await delay(backoff);
+    }
+    if (this.disposed) throw disposedError();
+    await this.makeRoom(slot);
+    const entry = this.entry(slot.serverId);
+    const client = new LanguageClient({
+      serverId: slot.serverId,
+      root: slot.root,
+      config: entry,
+      executable: this.deps.executables?.get(slot.serverId) ?? entry.command,
+      subprocess: this.deps.subprocess,
+      log: this.deps.log,
+    });
+    slot.client = client;
+    slot.starts++;
+    client.onDidFail((error) => {
+      slot.budget.recordCrash();
+      slot.lastFailure = error;
+      if (slot.client === client) slot.client = undefined;
+      if (slot.ready === client) slot.ready = undefined;
+      this.deps.onGone(client);
+    });
+    await client.start();
+    this.deps.onStarted(client);
+    if (slot.client === client) slot.ready = client;
+    return client;
+  }
+
+  private release(slot: Slot): void {
+    slot.leases = Math.max(0, slot.leases - 1);
+    slot.lastUsed = performance.now();
+    const idleMs = this.entry(slot.serverId).idleTimeoutMs;
+    if (slot.leases > 0 || idleMs <= 0 || slot.client === undefined || this.disposed) return;
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      if (slot.leases === 0 && slot.client !== undefined && !slot.client.busy) {
+        this.deps.log('info', `${slot.serverId}: stopping after ${idleMs} ms idle (idleTimeoutMs)`);
+        void this.stopSlot(slot);
+      }
+    }, idleMs);
+    slot.idleTimer.unref();
+  }
+
+  private async makeRoom(starting: Slot): Promise<void> {
+    const live = [...this.slots.values()].filter((s) => s !== starting && s.client !== undefined);
+    let excess = live.length + 1 - this.deps.config.maxLiveServers;
+    if (excess <= 0) return;
+    const idle = live.filter((s) => s.leases === 0 && s.starting === undefined).sort((a, b) => a.lastUsed - b.lastUsed);
+    const stops: Promise<void>[] = [];
+    for (const slot of idle) {
+      if (excess <= 0) break;
+      this.deps.log('info', `${slot.serverId}: stopping (least recently used; maxLiveServers ${this.deps.config.maxLiveServers})`);
+      stops.push(this.stopSlot(slot));
+      excess--;
+    }
+    if (excess > 0) this.deps.log('warn', `more than maxLiveServers servers are busy; starting ${starting.serverId} anyway`);
+    await Promise.all(stops);
+  }
+
+  private async stopSlot(slot: Slot): Promise<void> {
+    if (slot.idleTimer !== undefined) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    const client = slot.client;
+    slot.client = undefined;
+    slot.ready = undefined;
+    if (client === undefined) return;
+    this.stopping.add(client);
+    try {
+      await client.stop();
+    } finally {
+      this.stopping.delete(client);
+      this.deps.onGone(client);
+    }
+  }
+
+  /**
+   * @param root only servers whose root is this directory or inside it
+   * @returns ready clients
+   */
+  clients(root?: string): LanguageClient[] {
+    return [...this.slots.values()]
+      .map((s) => s.ready)
+      .filter((c): c is LanguageClient => c?.state === 'ready' && (root === undefined || c.root === root || workspaceRelative(c.root, root) !== undefined));
+  }
+
+  /**
+   * @param openDocuments how many documents a client has open
+   * @returns live processes for status listings
+   */
+  live(openDocuments: (client: LanguageClient) => number): LiveServerInfo[] {
+    const out: LiveServerInfo[] = [];
+    const add = (client: LanguageClient, restarts: number): void => {
+      const state = client.state === 'ready' ? 'ready' : client.state === 'starting' || client.state === 'new' ? 'starting' : 'stopping';
+      const info: LiveServerInfo = { serverId: client.serverId, root: client.root, state, openDocuments: openDocuments(client), restarts };
+      if (client.pid !== undefined) info.pid = client.pid;
+      out.push(info);
+    };
+    for (const slot of this.slots.values()) if (slot.client !== undefined) add(slot.client, Math.max(0, slot.starts - 1));
+    for (const client of this.stopping) add(client, 0);
+    return out;
+  }
+
+  /** Stops every server: shutdown → exit → process-tree kill, all awaited. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
+    await Promise.all([...this.slots.values()].map((slot) => slot.starting?.catch(() => undefined)));
+    await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
+  }
+
+  private entry(serverId: string): Config['servers'][string] {
+    const entry = this.deps.config.servers[serverId];
+    if (entry === undefined) throw new ActionError('LSP_ACTION_CONFIG_INVALID', `servers.${serverId} is not configured`, { serverId });
+    return entry;
+  }
+
+  private gaveUpError(slot: Slot): ActionError {
+    const entry = this.entry(slot.serverId);
+    const last = slot.lastFailure;
+    return new ActionError(
+      'LSP_ACTION_SERVER_GAVE_UP',
+      `language server ${slot.serverId} crashed ${slot.budget.recent} times within ${entry.restartWindowMs} ms (more than maxRestarts ${entry.maxRestarts}); ` +
+        `it will not be restarted for ${slot.budget.retryAfterMs} ms. Last failure: ${last?.message ?? 'unknown'}`,
+      {
+        serverId: slot.serverId,
+        root: slot.root,
+        crashes: slot.budget.recent,
+        retryAfterMs: slot.budget.retryAfterMs,
+        stderrTail: typeof last?.details.stderrTail === 'string' ? last.details.stderrTail : '',
+        lastFailure: last === undefined ? undefined : { code: last.code, message: last.message },
+      },
+    );
+  }
+}
+
+function disposedError(): ActionError {
+  return new ActionError('LSP_ACTION_DISPOSED', 'the language-server engine was disposed');
+}
+
+/**
+ * @param promise shared work
+ * @param signal one caller's signal
+ * @returns the promise, or a rejection with the caller's abort error
+ */
+export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

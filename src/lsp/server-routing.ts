@@ -1,0 +1,138 @@
+/**
+ * Which configured servers handle a file, and which directory each one treats as its root.
+ *
+ * Order: servers whose `fileGlobs` match the workspace-relative `/` path come first (config
+ * order), then servers whose `extensionToLanguage` knows the file's extension (config order).
+ * Extensions match case-insensitively, longest multi-dot suffix first (`.d.ts` before `.ts`).
+ */
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import type { ServerConfig } from '../config.ts';
+
+/** One server routed to a file. */
+export interface RouteMatch {
+  serverId: string;
+  /** LSP languageId for `didOpen`. */
+  languageId: string;
+  /** How it matched. */
+  via: 'glob' | 'extension';
+}
+
+/**
+ * @param path absolute file path
+ * @param root absolute workspace root
+ * @returns the `/`-separated path relative to `root`, or `undefined` when `path` is outside it
+ */
+export function workspaceRelative(path: string, root: string): string | undefined {
+  const rel = relative(root, path);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
+}
+
+/**
+ * @param fileName a base name such as `index.d.ts` or `.eslintrc.json`
+ * @returns its dot suffixes, longest first (`.d.ts`, `.ts`), lower-cased
+ */
+export function extensionCandidates(fileName: string): string[] {
+  const lower = fileName.toLowerCase();
+  const out: string[] = [];
+  for (let i = 0; i < lower.length; i++) {
+    if (lower[i] === '.') out.push(lower.slice(i));
+  }
+  return out;
+}
+
+interface CompiledServer {
+  id: string;
+  globs: Array<{ test: (path: string) => boolean; languageId: string }>;
+  extensions: Map<string, string>;
+  rootMarkers: string[];
+}
+
+/** Routes files to server entries; pure except for {@link ServerRouter.findRoot}. */
+export class ServerRouter {
+  private readonly servers: CompiledServer[];
+
+  /** @param servers the config's `servers` table (insertion order is the routing order) */
+  constructor(servers: Record<string, ServerConfig>) {
+    this.servers = Object.entries(servers).map(([id, entry]) => ({
+      id,
+      globs: Object.entries(entry.fileGlobs ?? {}).map(([glob, languageId]) => ({
+        test: picomatch(glob, { dot: true }),
+        languageId,
+      })),
+      extensions: new Map(
+        Object.entries(entry.extensionToLanguage ?? {}).map(([ext, lang]) => [
+          (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase(),
+          lang,
+        ]),
+      ),
+      rootMarkers: [...(entry.rootMarkers ?? [])],
+    }));
+  }
+
+  /**
+   * @param path absolute file path
+   * @param root absolute workspace root
+   * @returns every server for the file, globs first, then extensions
+   */
+  route(path: string, root: string): RouteMatch[] {
+    const rel = workspaceRelative(path, root);
+    const byGlob: RouteMatch[] = [];
+    const byExtension: RouteMatch[] = [];
+    const candidates = extensionCandidates(basename(path));
+    for (const server of this.servers) {
+      const glob = rel === undefined ? undefined : server.globs.find((g) => g.test(rel));
+      if (glob) {
+        byGlob.push({ serverId: server.id, languageId: glob.languageId, via: 'glob' });
+        continue;
+      }
+      const ext = candidates.find((c) => server.extensions.has(c));
+      if (ext !== undefined) {
+        byExtension.push({ serverId: server.id, languageId: server.extensions.get(ext) ?? '', via: 'extension' });
+      }
+    }
+    return [...byGlob, ...byExtension];
+  }
+
+  /**
+   * The server's root for a file: the nearest ancestor directory of `path` (up to and including
+   * `root`) that holds one of the server's `rootMarkers`; `root` when none does.
+   * @param serverId configured server id
+   * @param path absolute file path inside `root`
+   * @param root absolute workspace root (the bound)
+   * @param fs the harness file system (markers are checked through it)
+   * @param signal cancels the lookups
+   * @returns the absolute root directory
+   */
+  async findRoot(
+    serverId: string,
+    path: string,
+    root: string,
+    fs: Pick<FileSystem, 'resolve' | 'stat'>,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const markers = this.servers.find((s) => s.id === serverId)?.rootMarkers ?? [];
+    if (markers.length === 0 || workspaceRelative(path, root) === undefined) return root;
+    let dir = dirname(path);
+    for (;;) {
+      const hits = await Promise.all(
+        markers.map(async (marker) => {
+          try {
+            const target = await fs.resolve(join(dir, marker), { signal });
+            return (await fs.stat(target, signal)) !== undefined;
+          } catch {
+            // unreadable marker location (permission, sandbox): treat as "no marker here"
+            return false;
+          }
+        }),
+      );
+      if (hits.some(Boolean)) return dir;
+      if (dir === root || workspaceRelative(dir, root) === undefined) return root;
+      const parent = dirname(dir);
+      if (parent === dir) return root;
+      dir = parent;
+    }
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * The plumbing every engine call shares: route the file, find each server's root, lease the
+ * warm server, bring its copy of the document up to date, run the request, release — and
+ * convert positions between the engine's UTF-16 and the server's encoding both ways.
+ */
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import type { Config } from '../config.ts';
+import type { DocumentState, DocumentStore, OpenDocument } from '../documents/document-store.ts';
+import { createPositionMapper } from '../documents/position-mapping.ts';
+import { TextLines, positionFromUtf16, rangeFromUtf16 } from '../documents/position-encoding.ts';
+import { ActionError, isActionError } from '../errors.ts';
+import type { DocumentTarget, Position, Range } from './engine-types.ts';
+import type { LanguageClient } from './language-client.ts';
+import { RecordingMapper, type NormalizeContext } from './normalize-common.ts';
+import type { ServerPool } from './server-pool.ts';
+import { workspaceRelative, type RouteMatch, type ServerRouter } from './server-routing.ts';
+
+/** One server working on one document for one call. */
+export interface Session {
+  route: RouteMatch;
+  client: LanguageClient;
+  doc: OpenDocument;
+}
+
+/** Outcome per server of a call that asks several. */
+export type Each<T> = { route: RouteMatch; value: T; error?: undefined } | { route: RouteMatch; value?: undefined; error: ActionError };
+
+/** Shared request plumbing. */
+export class ServerSessions {
+  private readonly config: Config;
+  private readonly fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>;
+  private readonly router: ServerRouter;
+  private readonly pool: ServerPool;
+  private readonly store: DocumentStore;
+
+  /**
+   * @param deps config, fs seam, router, pool, store
+   * @param deps.config plugin config
+   * @param deps.fs harness file system
+   * @param deps.router file → servers
+   * @param deps.pool warm servers
+   * @param deps.store open documents
+   */
+  constructor(deps: { config: Config; fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>; router: ServerRouter; pool: ServerPool; store: DocumentStore }) {
+    this.config = deps.config;
+    this.fs = deps.fs;
+    this.router = deps.router;
+    this.pool = deps.pool;
+    this.store = deps.store;
+  }
+
+  /**
+   * @param target the file
+   * @returns its routed servers
+   * @throws ActionError OUTSIDE_WORKSPACE, UNAVAILABLE
+   */
+  routes(target: Pick<DocumentTarget, 'path' | 'root'>): RouteMatch[] {
+    if (workspaceRelative(target.path, target.root) === undefined) {
+      throw new ActionError('LSP_ACTION_OUTSIDE_WORKSPACE', `${target.path} is not inside the workspace ${target.root}`, { paths: [target.path] });
+    }
+    const routes = this.router.route(target.path, target.root);
+    if (routes.length === 0) {
+      throw new ActionError('LSP_ACTION_UNAVAILABLE', `no language server is configured for ${target.path}`, { paths: [target.path] });
+    }
+    return routes;
+  }
+
+  /**
+   * Runs `fn` with one server's session, releasing it afterwards.
+   * @param target the file
+   * @param route which server
+   * @param signal cancels
+   * @param fn the work
+   * @returns what `fn` returns
+   */
+  async with<T>(target: DocumentTarget, route: RouteMatch, signal: AbortSignal | undefined, fn: (session: Session) => Promise<T>): Promise<T> {
+    const entry = this.config.servers[route.serverId];
+    if (entry === undefined) throw new ActionError('LSP_ACTION_CONFIG_INVALID', `servers.${route.serverId} is not configured`);
+    const state = await this.store.read(target.path, target.text, entry.maxDocumentBytes, signal);
+    try {
+      const root = await this.router.findRoot(route.serverId, target.path, target.root, this.fs, signal);
+      const lease = await this.pool.lease(route.serverId, root, signal);
+      try {
+        const doc = this.store.acquire(lease.client, state, route.languageId, target.root);
+        try {
+          return await fn({ route, client: lease.client, doc });
+        } finally {
+          this.store.release(doc);
+        }
+      } finally {
+        lease.release();
+      }
+    } finally {
+      this.store.dropIfUnused(target.path);
+    }
+  }
+
+  /**
+   * The first routed server that advertises `method` does the work.
+   * @param target the file
+   * @param method the LSP method that must be advertised
+   * @param signal cancels
+   * @param fn the work
+   * @returns what `fn` returns
+   * @throws ActionError UNSUPPORTED when no routed server advertises it
+   */
+  async first<T>(target: DocumentTarget, method: string, signal: AbortSignal | undefined, fn: (session: Session) => Promise<T>): Promise<T> {
+    const routes = this.routes(target);
+    for (const route of routes) {
+      const result = await this.with(target, route, signal, async (session) =>
+        session.client.registry.has(method) ? { value: await fn(session) } : undefined,
+      );
+      if (result !== undefined) return result.value;
+    }
+    throw unsupported(method, routes);
+  }
+
+  /**
+   * Every routed server (advertising `method`, when given) does the work, concurrently.
+   * @param target the file
+   * @param method the LSP method that must be advertised, if any
+   * @param signal cancels (an abort rejects the whole call)
+   * @param fn the work
+   * @returns one outcome per server that advertises it, in routing order
+   */
+  async each<T>(target: DocumentTarget, method: string | undefined, signal: AbortSignal | undefined, fn: (session: Session) => Promise<T>): Promise<Each<T>[]> {
+    const routes = this.routes(target);
+    const skipped = Symbol('skipped');
+    const outcomes = await Promise.all(
+      routes.map(async (route): Promise<Each<T> | typeof skipped> => {
+        try {
+          const value = await this.with(target, route, signal, async (session) =>
+            method === undefined || session.client.registry.has(method) ? { value: await fn(session) } : skipped,
+          );
+          return value === skipped ? skipped : { route, value: value.value };
+        } catch (error) {
+          if (!isActionError(error) || signal?.aborted || error.code === 'LSP_ACTION_FILE_NOT_FOUND' || error.code === 'LSP_ACTION_DISPOSED') throw error;
+          return { route, error };
+        }
+      }),
+    );
+    const out = outcomes.filter((o): o is Each<T> => o !== skipped);
+    if (out.length === 0 && method !== undefined) throw unsupported(method, routes);
+    return out;
+  }
+
+  /**
+   * @param session the session
+   * @param position engine (UTF-16) position in the session's document
+   * @returns the position in the server's encoding
+   */
+  toServer(session: Session, position: Position): Position {
+    if (session.client.encoding === 'utf-16') return position;
+    return positionFromUtf16(new TextLines(session.doc.text), position, session.client.encoding);
+  }
+
+  /**
+   * @param session the session
+   * @param range engine range in the session's document
+   * @returns the range in the server's encoding
+   */
+  rangeToServer(session: Session, range: Range): Range {
+    if (session.client.encoding === 'utf-16') return range;
+    return rangeFromUtf16(new TextLines(session.doc.text), range, session.client.encoding);
+  }
+
+  /**
+   * Normalises an answer whose positions may be in several documents: a first pass records
+   * the documents, their texts are loaded (the server's open copy, else the file through fs),
+   * and a second pass converts every position.
+   * @param client the server that answered
+   * @param normalize a pure normaliser run with the given context
+   * @returns its result with UTF-16 positions
+   */
+  async normalizeAcross<T>(client: LanguageClient, normalize: (ctx: NormalizeContext) => T): Promise<T> {
+    if (client.encoding === 'utf-16') return normalize({ serverId: client.serverId, mapper: { toUtf16: (_p, pos) => pos } });
+    const recorder = new RecordingMapper();
+    normalize({ serverId: client.serverId, mapper: recorder });
+    const texts = new Map<string, string | undefined>();
+    await Promise.all(
+      [...recorder.paths].map(async (path) => {
+        texts.set(path, this.store.serverText(client, path) ?? (await this.readQuietly(path)));
+      }),
+    );
+    return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => texts.get(p)) });
+  }
+
+  /**
+   * @param session the session
+   * @param normalize a pure normaliser whose positions are all in the session's document
+   * @returns its result with UTF-16 positions
+   */
+  normalizeLocal<T>(session: Session, normalize: (ctx: NormalizeContext) => T): T {
+    const { client, doc } = session;
+    return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => (p === doc.path ? doc.text : undefined)) });
+  }
+
+  private async readQuietly(path: string): Promise<string | undefined> {
+    try {
+      const target = await this.fs.resolve(path);
+      const info = await this.fs.stat(target);
+      const limit = Math.max(...Object.values(this.config.servers).map((s) => s.maxDocumentBytes), 0);
+      if (info === undefined || info.type !== 'file' || (info.size ?? 0) > limit) return undefined;
+      return await this.fs.readText(target);
+    } catch {
+      // unreadable (deleted, binary, denied): its positions pass through unconverted
+      return undefined;
+    }
+  }
+
+  /** @returns the current state of a path without syncing anything (for filesChanged) */
+  readState(path: string, signal?: AbortSignal): Promise<DocumentState> {
+    const limit = Math.max(...Object.values(this.config.servers).map((s) => s.maxDocumentBytes), 1024);
+    return this.store.read(path, undefined, limit, signal);
+  }
+}
+
+function unsupported(method: string, routes: RouteMatch[]): ActionError {
+  const ids = routes.map((r) => r.serverId).join(', ');
+  return new ActionError('LSP_ACTION_UNSUPPORTED', `no language server for this file (${ids}) supports ${method}`, { method });
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PushDocState, PushLatency } from '../../src/lsp/push-freshness.ts';
+
+const timing = { settleMs: 300, inFlightGuardMs: 150 };
+
+describe('PushDocState', () => {
+  it('waits while nothing was published for the version, reporting the older result', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    assert.deepEqual(s.evaluate(1, 100, timing, false), { kind: 'waiting', silentSince: 0 });
+    s.notePublish(['e1'], undefined, 200, timing);
+    assert.equal(s.evaluate(1, 600, timing, false).kind, 'fresh');
+    s.noteSent(2, 1000, timing, false);
+    const v = s.evaluate(2, 1100, timing, false);
+    assert.equal(v.kind, 'waiting');
+    assert.equal(v.kind === 'waiting' ? v.older?.version : undefined, 1);
+  });
+
+  it('settles a non-empty result after settleMs of quiet and an empty one after twice that', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish(['x'], 1, 100, timing);
+    assert.deepEqual(s.evaluate(1, 399, timing, false).kind, 'settling');
+    assert.deepEqual(s.evaluate(1, 400, timing, false).kind, 'fresh');
+    s.noteSent(2, 1000, timing, false);
+    s.notePublish([], 2, 1100, timing);
+    const early = s.evaluate(2, 1500, timing, false);
+    assert.equal(early.kind, 'settling', 'an empty list needs 2 × settleMs of quiet');
+    assert.equal(early.kind === 'settling' ? early.at : 0, 1700);
+    assert.equal(s.evaluate(2, 1700, timing, false).kind, 'fresh');
+  });
+
+  it('does not settle while the server reports progress', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish(['x'], undefined, 100, timing);
+    assert.equal(s.evaluate(1, 5000, timing, true).kind, 'settling');
+  });
+
+  it('replaces an empty-first push by the real list that follows (tsls)', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish([], undefined, 900, timing);
+    s.notePublish(['2322'], undefined, 990, timing);
+    const v = s.evaluate(1, 1300, timing, false);
+    assert.equal(v.kind, 'fresh');
+    assert.deepEqual(v.kind === 'fresh' ? v.record.items : [], ['2322']);
+  });
+
+  it('attributes an unversioned publish arriving right after a change, while the previous result was unsettled, to the previous version', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish(['old-partial'], undefined, 50, timing);
+    s.noteSent(2, 100, timing, false); // version 1 had not settled yet
+    s.notePublish(['old-full'], undefined, 140, timing); // in flight for version 1
+    const v = s.evaluate(2, 1000, timing, false);
+    assert.equal(v.kind, 'waiting');
+    s.notePublish(['new'], undefined, 500, timing);
+    const w = s.evaluate(2, 900, timing, false);
+    assert.equal(w.kind, 'fresh');
+    assert.deepEqual(w.kind === 'fresh' ? [w.record.version, w.record.items] : [], [2, ['new']]);
+  });
+
+  it('trusts an explicit version over arrival order', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.noteSent(2, 10, timing, false);
+    s.notePublish(['for-1'], 1, 20, timing);
+    const v = s.evaluate(2, 1000, timing, false);
+    assert.equal(v.kind, 'waiting');
+    assert.equal(v.kind === 'waiting' ? v.older?.items[0] : undefined, 'for-1');
+  });
+
+  it('reports didChange → publish latency only for unambiguous changes', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    assert.equal(s.notePublish(['a'], undefined, 2000, timing).latency, undefined, 'didOpen latency is startup, not analysis');
+    s.noteSent(2, 3000, timing, false);
+    assert.equal(s.notePublish(['a'], undefined, 3365, timing).latency, 365);
+    assert.equal(s.notePublish(['a', 'b'], undefined, 3400, timing).latency, undefined, 'only the first publish');
+  });
+});
+
+describe('PushLatency', () => {
+  it('nudges after twice the slowest recent latency, never sooner than twice settleMs', () => {
+    const l = new PushLatency();
+    assert.equal(l.silenceMs(300), 1200);
+    l.add(100);
+    assert.equal(l.silenceMs(300), 600);
+    l.add(500);
+    assert.equal(l.silenceMs(300), 1000);
+  });
+});
+
+describe('PushDocState after a nudge (close + reopen)', () => {
+  it('ignores the close\'s unversioned [] that follows the reopen, and keeps the real answer', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    // the nudge: same version reopened at t=1200; the original answer (versioned) lands just after
+    s.noteSent(1, 1200, timing, false);
+    s.noteReopened(1200, timing);
+    s.notePublish(['real'], 1, 1201, timing);
+    assert.deepEqual(s.notePublish([], undefined, 1205, timing), {}, 'the clear is not an answer');
+    const v = s.evaluate(1, 1600, timing, false);
+    assert.equal(v.kind, 'fresh');
+    assert.deepEqual(v.kind === 'fresh' ? v.record.items : [], ['real']);
+  });
+
+  it('takes an unversioned [] after the guard as an answer', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.noteReopened(1000, timing);
+    assert.equal(s.notePublish([], undefined, 1400, timing).record?.version, 1);
+  });
+});

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { resolveConfig } from '../../src/config.ts';
+import { ServerRouter, extensionCandidates, workspaceRelative } from '../../src/lsp/server-routing.ts';
+import { createHarnessServices, type HarnessServices } from '../support/harness-services.ts';
+import { makeWorkspace, type Workspace } from './engine-fixture.ts';
+
+const config = resolveConfig({
+  servers: {
+    tsls: { command: 'x', extensionToLanguage: { '.ts': 'typescript', '.TSX': 'typescriptreact', '.js': 'javascript' }, rootMarkers: ['tsconfig.json', 'package.json'] },
+    dts: { command: 'x', extensionToLanguage: { 'd.ts': 'typescript-declarations' } },
+    eslint: { command: 'x', extensionToLanguage: { '.ts': 'typescript', '.js': 'javascript' } },
+    docker: { command: 'x', fileGlobs: { '**/Dockerfile': 'dockerfile', 'docker/*.conf': 'dockerfile' } },
+    yaml: { command: 'x', extensionToLanguage: { '.yml': 'yaml' }, fileGlobs: { '.github/**/*.yml': 'github-actions' } },
+  },
+});
+const router = new ServerRouter(config.servers);
+
+describe('ServerRouter.route', () => {
+  it('routes by extension in config order, case-insensitively', () => {
+    assert.deepEqual(router.route('/w/src/a.ts', '/w').map((m) => [m.serverId, m.languageId]), [
+      ['tsls', 'typescript'],
+      ['eslint', 'typescript'],
+    ]);
+    assert.deepEqual(router.route('/w/A.TS', '/w').map((m) => m.serverId), ['tsls', 'eslint']);
+    assert.deepEqual(router.route('/w/c.tsx', '/w').map((m) => [m.serverId, m.languageId]), [['tsls', 'typescriptreact']]);
+  });
+
+  it('matches the longest multi-dot suffix of each server', () => {
+    assert.deepEqual(router.route('/w/types/index.d.ts', '/w').map((m) => [m.serverId, m.languageId]), [
+      ['tsls', 'typescript'],
+      ['dts', 'typescript-declarations'],
+      ['eslint', 'typescript'],
+    ]);
+    assert.deepEqual(extensionCandidates('index.d.ts'), ['.d.ts', '.ts']);
+    assert.deepEqual(extensionCandidates('.eslintrc.JSON'), ['.eslintrc.json', '.json']);
+  });
+
+  it('puts glob matches (workspace-relative, /-separated) before extension matches', () => {
+    assert.deepEqual(router.route('/w/.github/workflows/ci.yml', '/w').map((m) => [m.serverId, m.languageId, m.via]), [['yaml', 'github-actions', 'glob']]);
+    assert.deepEqual(router.route('/w/conf/x.yml', '/w').map((m) => [m.serverId, m.via]), [['yaml', 'extension']]);
+    assert.deepEqual(router.route('/w/svc/Dockerfile', '/w').map((m) => m.serverId), ['docker']);
+    assert.deepEqual(router.route('/w/Dockerfile', '/w').map((m) => m.serverId), ['docker']);
+    assert.deepEqual(router.route('/w/docker/a.conf', '/w').map((m) => m.serverId), ['docker']);
+    assert.deepEqual(router.route('/w/other/a.conf', '/w'), []);
+  });
+
+  it('ignores globs for files outside the workspace and knows what is outside', () => {
+    assert.deepEqual(router.route('/elsewhere/Dockerfile', '/w'), []);
+    assert.equal(workspaceRelative('/w/a/b.ts', '/w'), 'a/b.ts');
+    assert.equal(workspaceRelative('/w', '/w'), undefined);
+    assert.equal(workspaceRelative('/wx/a.ts', '/w'), undefined);
+    assert.equal(workspaceRelative('/a.ts', '/w'), undefined);
+  });
+});
+
+describe('ServerRouter.findRoot (through the real harness fs)', () => {
+  let ws: Workspace;
+  let services: HarnessServices;
+  before(async () => {
+    ws = await makeWorkspace('lsp-routing-');
+    services = await createHarnessServices();
+    await ws.write('package.json', '{}');
+    await ws.write('packages/app/tsconfig.json', '{}');
+    await ws.write('packages/app/src/deep/x.ts', '');
+    await ws.write('packages/lib/src/y.ts', '');
+  });
+  after(async () => {
+    await services.dispose();
+    await ws.remove();
+  });
+
+  it('picks the nearest ancestor holding a marker', async () => {
+    assert.equal(await router.findRoot('tsls', ws.path('packages/app/src/deep/x.ts'), ws.root, services.fs), ws.path('packages/app'));
+  });
+
+  it('falls back to a marker higher up, bounded by the workspace root', async () => {
+    assert.equal(await router.findRoot('tsls', ws.path('packages/lib/src/y.ts'), ws.root, services.fs), ws.root);
+    // with the workspace set to packages/lib, the package.json above it is out of bounds
+    assert.equal(await router.findRoot('tsls', ws.path('packages/lib/src/y.ts'), ws.path('packages/lib'), services.fs), ws.path('packages/lib'));
+  });
+
+  it('uses the workspace root for servers without markers', async () => {
+    assert.equal(await router.findRoot('eslint', ws.path('packages/app/src/deep/x.ts'), ws.root, services.fs), ws.root);
+  });
+});
