@@ -6,9 +6,6 @@
  * one action registry → the faces (model tools; the editor protocol when `editor.enabled`).
  */
 import type { Context } from '@deepseek-ai/cordis';
-import type {} from '@deepseek-ai/dsh-fs';
-import type {} from '@deepseek-ai/dsh-subprocess';
-import type {} from '@deepseek-ai/dsh-tools';
 import { ActionRegistry } from './actions/action-registry.ts';
 import { ActionRunner } from './actions/action-runner.ts';
 import { BUILTIN_ACTIONS } from './actions/builtin-actions.ts';
