@@ -30,6 +30,8 @@ interface DocDiagnostics extends PullDoc {
 }
 
 const now = (): number => performance.now();
+/** Request used as an ordering barrier after a reopen. */
+const REOPEN_BARRIER = '$/dshLspActions/barrier';
 
 /** Diagnostics bookkeeping for one {@link LanguageClient}. */
 export class DiagnosticsCollector {
@@ -179,11 +181,14 @@ export class DiagnosticsCollector {
         if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record);
         if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
         else if (!this.client.progress.busy && waitMs > 0) {
-          const nudgeAt = verdict.silentSince + this.latency.silenceMs(this.timing.settleMs);
+          // silence counts from the later of the change and the end of the server's last
+          // progress: a server that just finished loading is only now getting to the document
+          const silentSince = Math.max(verdict.silentSince, this.client.progress.lastEndedAt ?? 0);
+          const nudgeAt = silentSince + this.latency.silenceMs(this.timing.settleMs);
           if (t >= nudgeAt && doc.nudged !== version) {
             doc.nudged = version;
             this.log('debug', `${this.client.serverId}: no diagnostics pushed for ${path} v${version}; reopening it to ask again`);
-            if (this.documents.reopen(this.client, path)) doc.push.noteReopened(now(), this.timing);
+            if (this.documents.reopen(this.client, path)) this.afterReopen(doc);
             continue;
           }
           wakeAt = Math.min(nudgeAt, deadline);
@@ -192,6 +197,22 @@ export class DiagnosticsCollector {
       if (t >= deadline) return this.timedOut(doc, version);
       await this.waitForChange(wakeAt, signal);
     }
+  }
+
+  /**
+   * Mutes unversioned publishes of a reopened document until the server answered a request
+   * sent after the reopen — a `$/` request, which LSP says must be answered MethodNotFound.
+   */
+  private afterReopen(doc: DocDiagnostics): void {
+    doc.push.noteReopened();
+    const bound = AbortSignal.timeout(Math.max(100, this.timing.settleMs * 2));
+    this.client.request(REOPEN_BARRIER, {}, bound).then(
+      () => undefined,
+      () => undefined, // MethodNotFound is the expected answer; a timeout or crash ends the mute too
+    ).finally(() => {
+      doc.push.barrierPassed();
+      this.changed.fire();
+    });
   }
 
   private timedOut(doc: DocDiagnostics, version: number): ServerDiagnostics {

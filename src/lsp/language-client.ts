@@ -23,7 +23,7 @@ import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } fr
 import { createJsonRpcChannel, sendCancellable, type EngineLog, type JsonRpcChannel } from './json-rpc-connection.ts';
 import { ProgressTracker } from './progress-tracker.ts';
 import { requestError } from './request-errors.ts';
-import { installServerRequestHandlers } from './server-requests.ts';
+import { NO_APPLY_EDIT_ROUTE, installServerRequestHandlers } from './server-requests.ts';
 import { StderrTail } from './stderr-tail.ts';
 
 /** Everything one client needs. */
@@ -148,7 +148,7 @@ export class LanguageClient {
       log,
       onRefresh: () => this.refreshed.fire(),
       onPublishDiagnostics: (params) => this.published.fire(params),
-      applyEdit: (params) => this.routeApplyEdit(params),
+      applyEdit: (params) => this.applyEditRoutes.at(-1)?.(params) ?? Promise.resolve(NO_APPLY_EDIT_ROUTE),
     });
     channel.connection.listen();
     let result: InitializeResult;
@@ -255,17 +255,6 @@ export class LanguageClient {
     const channel = this.channel;
     if (channel === undefined || this.failure !== undefined) return Promise.reject(this.failure ?? this.disposedError());
     return sendCancellable<R>(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
-  }
-
-  private routeApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
-    const route = this.applyEditRoutes.at(-1);
-    if (route === undefined) {
-      return Promise.resolve({
-        applied: false,
-        failureReason: 'dsh-lsp-actions applies server edits only while one of its workspace/executeCommand calls runs on this server; none is running',
-      });
-    }
-    return route(params);
   }
 
   private onProcessExit(outcome: SubprocessOutcome | undefined, error?: unknown): void {

@@ -10,7 +10,9 @@
  *   list: typescript-language-server publishes its syntax-only list — often `[]` — first and
  *   the semantic list 50–160 ms later) and the server reports no work-done progress.
  * - A server that stays silent after a change (typescript-language-server skips publishing
- *   when every list stays empty) is nudged once after `silenceMs` by reopening the document.
+ *   when every list stays empty) is nudged once after `silenceMs` by reopening the document;
+ *   unversioned publishes are ignored until a request sent after the reopen is answered (a
+ *   server handles messages in order, so anything before that answer is about the closed copy).
  */
 
 /** The last publish for one document. */
@@ -48,8 +50,8 @@ export class PushDocState<T> {
   private previousUnsettledAtSend = false;
   private firstAfterSend: number | undefined;
   private sends = 0;
-  /** Set by a nudge: the close's unversioned `[]` (clear) is still to come. */
-  private clearExpectedUntil: number | undefined;
+  /** Set by a nudge until the server answered a request sent after the reopen. */
+  private muted = false;
 
   /**
    * @param version the version just sent
@@ -67,13 +69,18 @@ export class PushDocState<T> {
   }
 
   /**
-   * A nudge closed and reopened the document with the same version: the first unversioned
-   * `[]` within `inFlightGuardMs` is the server clearing the closed copy, not an answer.
-   * @param at when the reopen was sent (ms)
-   * @param timing settle parameters
+   * A nudge closed and reopened the document with the same version. Until a request sent
+   * after the reopen is answered ({@link barrierPassed}), unversioned publishes may belong to
+   * the closed copy (a clear-on-close `[]`, or a result computed before the close) and are
+   * ignored; versioned ones still count for their version.
    */
-  noteReopened(at: number, timing: PushTiming): void {
-    this.clearExpectedUntil = at + timing.inFlightGuardMs;
+  noteReopened(): void {
+    this.muted = true;
+  }
+
+  /** The server answered a request sent after the reopen: its publishes are for the new copy. */
+  barrierPassed(): void {
+    this.muted = false;
   }
 
   /**
@@ -81,15 +88,11 @@ export class PushDocState<T> {
    * @param explicitVersion the publish's `version`, when present
    * @param at when it arrived (ms)
    * @param timing settle parameters
-   * @returns the record (none when the publish was a close's clear), and the latency since the
+   * @returns the record (none when ignored after a reopen), and the latency since the
    *   didChange when this was the first, unambiguous publish for it
    */
   notePublish(items: T[], explicitVersion: number | undefined, at: number, timing: PushTiming): { record?: PushRecord<T>; latency?: number } {
-    if (this.clearExpectedUntil !== undefined && explicitVersion === undefined && items.length === 0) {
-      const isClear = at <= this.clearExpectedUntil;
-      this.clearExpectedUntil = undefined;
-      if (isClear) return {};
-    }
+    if (this.muted && explicitVersion === undefined) return {};
     let version = explicitVersion ?? this.sentVersion;
     if (explicitVersion === undefined && this.previousUnsettledAtSend && at - this.sentAt < timing.inFlightGuardMs && this.last !== undefined) {
       version = Math.min(this.last.version, this.sentVersion);
@@ -131,7 +134,7 @@ export class PushDocState<T> {
     this.last = undefined;
     this.previousUnsettledAtSend = false;
     this.firstAfterSend = undefined;
-    this.clearExpectedUntil = undefined;
+    this.muted = false;
   }
 }
 

@@ -19,6 +19,13 @@ import type { EngineLog } from './json-rpc-connection.ts';
 import type { ProgressTracker } from './progress-tracker.ts';
 import { RPC_CODES } from './request-errors.ts';
 
+/** The answer to a `workspace/applyEdit` that arrives while none of our commands runs. */
+export const NO_APPLY_EDIT_ROUTE: ApplyWorkspaceEditResult = {
+  applied: false,
+  failureReason:
+    'dsh-lsp-actions applies server edits only while one of its workspace/executeCommand calls runs on this server; none is running',
+};
+
 /** What the handlers need from their client. */
 export interface ServerRequestHost {
   serverId: string;

@@ -94,23 +94,27 @@ describe('PushLatency', () => {
 });
 
 describe('PushDocState after a nudge (close + reopen)', () => {
-  it('ignores the close\'s unversioned [] that follows the reopen, and keeps the real answer', () => {
+  it('ignores unversioned publishes until the barrier passed, counts versioned ones, then takes the next answer', () => {
     const s = new PushDocState<string>();
     s.noteSent(1, 0, timing, false);
-    // the nudge: same version reopened at t=1200; the original answer (versioned) lands just after
-    s.noteSent(1, 1200, timing, false);
-    s.noteReopened(1200, timing);
-    s.notePublish(['real'], 1, 1201, timing);
-    assert.deepEqual(s.notePublish([], undefined, 1205, timing), {}, 'the clear is not an answer');
+    s.noteSent(1, 1200, timing, false); // the reopen
+    s.noteReopened();
+    s.notePublish(['real'], 1, 1201, timing); // versioned: for v1 whatever the copy
+    assert.deepEqual(s.notePublish([], undefined, 1205, timing), {}, 'the clear of the closed copy is ignored');
     const v = s.evaluate(1, 1600, timing, false);
     assert.equal(v.kind, 'fresh');
     assert.deepEqual(v.kind === 'fresh' ? v.record.items : [], ['real']);
+    s.barrierPassed();
+    assert.equal(s.notePublish(['after'], undefined, 1700, timing).record?.version, 1);
   });
 
-  it('takes an unversioned [] after the guard as an answer', () => {
+  it('takes the first unversioned [] after the barrier as the answer (tsls publishes a never-published clean file once)', () => {
     const s = new PushDocState<string>();
     s.noteSent(1, 0, timing, false);
-    s.noteReopened(1000, timing);
-    assert.equal(s.notePublish([], undefined, 1400, timing).record?.version, 1);
+    s.noteSent(1, 1200, timing, false);
+    s.noteReopened();
+    s.barrierPassed();
+    assert.equal(s.notePublish([], undefined, 1280, timing).record?.version, 1);
+    assert.equal(s.evaluate(1, 1880, timing, false).kind, 'fresh');
   });
 });

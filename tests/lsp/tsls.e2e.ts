@@ -101,3 +101,32 @@ describe('typescript-language-server (real)', () => {
     await assertAllGone(pids);
   });
 });
+
+describe('typescript-language-server (real), cold server, several files at once', () => {
+  it('answers fresh for every file, a clean one included (tsls publishes a clean file once, right after loading)', T, async () => {
+    const cold = await makeWorkspace('tsls-cold-');
+    await cold.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
+    const clean = await cold.write('src/geometry.ts', 'export interface Point { x: number; y: number }\nexport const origin: Point = { x: 0, y: 0 };\n');
+    const broken = await cold.write('src/main.ts', "import { origin } from './geometry';\nexport const d: string = origin.x;\n");
+    const typo = await cold.write('src/report.ts', "import type { Point } from './geometry';\nexport const p: Pointt = { x: 1, y: 2 } as Point;\n");
+    const g = await startEngine(
+      makeConfig({
+        tsls: { command: process.execPath, args: [TSLS_CLI, '--stdio'], extensionToLanguage: { '.ts': 'typescript' }, rootMarkers: ['tsconfig.json'], initializationOptions: TSLS_INIT_OPTIONS },
+      }),
+    );
+    try {
+      const results = await Promise.all([clean, broken, typo].map((path) => g.engine.diagnostics({ root: cold.root, path })));
+      assert.deepEqual(
+        results.map((d) => [d.state, d.diagnostics.map((x) => x.code)]),
+        [
+          ['fresh', []],
+          ['fresh', [2322]],
+          ['fresh', [2552]],
+        ],
+      );
+    } finally {
+      await g.close();
+      await cold.remove();
+    }
+  });
+});
