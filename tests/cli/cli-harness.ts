@@ -3,7 +3,7 @@
  * real executable, and write a cordis.yml that mounts the fake plugin next to real harness rows.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -94,9 +94,16 @@ export function writeFakeComposition(path: string, fakeConfig: Record<string, un
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     // ESRCH: gone.
+    return false;
+  }
+  try {
+    // A zombie has exited and only waits to be reaped by its (re)parent; it holds no resources.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    // No /proc entry: gone between the two checks.
     return false;
   }
 }
