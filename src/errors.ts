@@ -95,13 +95,14 @@ export function isActionError(value: unknown): value is ActionError {
 }
 
 /**
- * Maps an aborted signal to the right code: the harness timeout policy aborts with a
- * `TOOL_TIMEOUT` reason, anything else is a cancellation.
+ * Maps an aborted signal to the right code: an `ActionError` reason is kept as it is; the
+ * harness timeout policy aborts with a `TOOL_TIMEOUT` reason; anything else is a cancellation.
  * @param signal the aborted signal
  * @returns an ActionError to throw
  */
 export function abortError(signal: AbortSignal): ActionError {
   const reason: unknown = signal.reason;
+  if (isActionError(reason)) return reason;
   const code = (reason as { code?: unknown } | undefined)?.code;
   const isTimeout =
     code === 'TOOL_TIMEOUT' ||

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionRunner } from '../actions/action-runner.ts';
 import { toActionError } from '../actions/action-runner.ts';
-import { ActionError, isActionError, type ActionErrorCode } from '../errors.ts';
+import { abortError, ActionError, type ActionErrorCode } from '../errors.ts';
+import { raceAbort } from '../race-abort.ts';
 import type { LspEngineApi } from '../lsp/engine-types.ts';
 import type { DiagnosticsCache } from './diagnostics-cache.ts';
 import type { EventStream, WireError } from './event-stream.ts';
@@ -123,7 +124,7 @@ export class ActionRunHandler {
       this.#deps.events.emit('action.status', { requestId, action, status: 'succeeded' });
       return { requestId, action, status: 'succeeded', result };
     } catch (error) {
-      return this.#finish(requestId, action, toWireError(signal.aborted ? abortReason(signal) : toActionError(error, signal)));
+      return this.#finish(requestId, action, toWireError(signal.aborted ? abortError(signal) : toActionError(error, signal)));
     } finally {
       clearTimeout(timer);
       this.#inFlight.delete(requestId);
@@ -212,34 +213,9 @@ export class ActionRunHandler {
 const NEVER_ABORTED = new AbortController().signal;
 
 
-/**
- * Settles with the run, or rejects with the abort reason as soon as the signal aborts (a run
- * that ignores its signal cannot hold its envelope back).
- */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortReason(signal));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** A best-effort probe: its value, or undefined when it fails or the run is aborted first. */
 function settleQuietly<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
   return raceAbort(work, signal).catch(() => undefined);
 }
 
-function abortReason(signal: AbortSignal): ActionError {
-  const reason: unknown = signal.reason;
-  return isActionError(reason) ? reason : toActionError(reason, signal);
-}

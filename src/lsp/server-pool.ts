@@ -9,10 +9,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
 import type { Config } from '../config.ts';
-import { ActionError, abortError } from '../errors.ts';
+import { ActionError } from '../errors.ts';
 import type { LiveServerInfo } from './engine-types.ts';
 import type { EngineLog } from './json-rpc-connection.ts';
 import { LanguageClient } from './language-client.ts';
+import { raceAbort } from '../race-abort.ts';
 import { RestartBudget } from './restart-budget.ts';
 import { workspaceRelative } from './server-routing.ts';
 
@@ -260,26 +261,3 @@ function disposedError(): ActionError {
   return new ActionError('LSP_ACTION_DISPOSED', 'the language-server engine was disposed');
 }
 
-/**
- * @param promise shared work
- * @param signal one caller's signal
- * @returns the promise, or a rejection with the caller's abort error
- */
-export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

@@ -67,10 +67,10 @@ describe('serve as an editor drives it (real typescript-language-server)', { tim
     assert.equal(fix['result']['filesChanged'], 1);
     assert.match(readFileSync(join(ws, 'src', 'main.ts'), 'utf8'), /import \{ distance \} from ['"]\.\/geometry(\.js)?['"]/);
 
-    const after = await editor.run('diagnostics.get', { filePath: 'src/main.ts', workspaceRoot: ws }, 'diag-2');
-    assert.equal(after['status'], 'succeeded', JSON.stringify(after));
-    assert.equal(after['result']['state'], 'fresh');
-    assert.deepEqual((after['result']['diagnostics'] as Frame[]).filter((d) => d['severity'] === 1), []);
+    const fixed = await editor.run('diagnostics.get', { filePath: 'src/main.ts', workspaceRoot: ws }, 'diag-2');
+    assert.equal(fixed['status'], 'succeeded', JSON.stringify(fixed));
+    assert.equal(fixed['result']['state'], 'fresh');
+    assert.deepEqual((fixed['result']['diagnostics'] as Frame[]).filter((d) => d['severity'] === 1), []);
 
     const format = await editor.run('format', { filePath: 'src/messy.ts', workspaceRoot: ws }, 'fmt-1');
     assert.equal(format['status'], 'succeeded', JSON.stringify(format));
@@ -114,14 +114,14 @@ describe('serve under a read-only preset', { timeout: 180_000 }, () => {
     const ws = workspace();
     const editor = startEditorClient(['--workspace', ws, '--sandbox', 'read-only']);
     try {
-      const before = readFileSync(join(ws, 'src', 'messy.ts'), 'utf8');
+      const original = readFileSync(join(ws, 'src', 'messy.ts'), 'utf8');
       const format = await editor.run('format', { filePath: 'src/messy.ts', workspaceRoot: ws }, 'ro-1');
       assert.equal(format['status'], 'failed');
       assert.equal(format['error']['code'], 'LSP_ACTION_READ_ONLY');
       assert.equal(format['requestId'], 'ro-1');
       const fix = await editor.run('quickfix.apply', { filePath: 'src/main.ts', workspaceRoot: ws });
       assert.equal(fix['error']['code'], 'LSP_ACTION_READ_ONLY');
-      assert.equal(readFileSync(join(ws, 'src', 'messy.ts'), 'utf8'), before);
+      assert.equal(readFileSync(join(ws, 'src', 'messy.ts'), 'utf8'), original);
       const read = await editor.run('diagnostics.get', { filePath: 'src/report.ts', workspaceRoot: ws });
       assert.equal(read['status'], 'succeeded', 'reads still work under read-only');
       assert.equal(await editor.close(), 0, editor.stderr());
