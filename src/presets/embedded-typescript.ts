@@ -9,10 +9,30 @@ const require = createRequire(import.meta.url);
 export const EMBEDDED_TYPESCRIPT_ID = 'typescript';
 
 /**
+ * tsserver preferences that turn inlay hints on. typescript-language-server answers
+ * `textDocument/inlayHint` with nothing unless at least one of these is enabled; it reads them
+ * from `initializationOptions.preferences` (merged into every file's tsserver `configure`), and a
+ * workspace's `typescript.inlayHints.*` settings still override them per file. Parameter names
+ * are shown for every argument except one whose text already is the parameter's name, and a
+ * variable's type only where its name does not already say it.
+ */
+export const EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES = {
+  includeInlayParameterNameHints: 'all',
+  includeInlayParameterNameHintsWhenArgumentMatchesName: false,
+  includeInlayFunctionParameterTypeHints: true,
+  includeInlayVariableTypeHints: true,
+  includeInlayVariableTypeHintsWhenTypeMatchesName: false,
+  includeInlayPropertyDeclarationTypeHints: true,
+  includeInlayFunctionLikeReturnTypeHints: true,
+  includeInlayEnumMemberValueHints: true,
+} as const;
+
+/**
  * The embedded TypeScript/JavaScript server: this package's own typescript-language-server
  * 5.3.0, run by the current Node, pinned to this package's TypeScript 5.9.3 (a workspace's
  * TypeScript 7 has no tsserver and would break it), with automatic type acquisition (network)
- * and the separate syntax server turned off (measured: 490 MB / 4 processes → 236 MB / 2).
+ * and the separate syntax server turned off (measured: 490 MB / 4 processes → 236 MB / 2), and
+ * inlay hints enabled ({@link EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES}).
  * @returns a complete, validated server entry
  */
 export function embeddedTypeScriptServer(): ServerConfig {
@@ -36,6 +56,7 @@ export function embeddedTypeScriptServer(): ServerConfig {
     initializationOptions: {
       disableAutomaticTypingAcquisition: true,
       tsserver: { useSyntaxServer: 'never', path: tsserver },
+      preferences: { ...EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES },
     },
   } as unknown as ServerConfig);
 }

@@ -84,11 +84,54 @@ describe('rename', () => {
 });
 
 describe('organizeImports', () => {
-  it('no server offering source.organizeImports is UNSUPPORTED', async () => {
+  /** Makes the stub engine expose the servers' advertised code action kinds. */
+  function advertise(services: ReturnType<typeof setup>, kinds: string[] | undefined): void {
+    Object.assign(services.engine, { codeActionKinds: async () => [{ serverId: 'ts', ...(kinds ? { kinds } : {}) }] });
+  }
+
+  /** After a write, the stub engine holds the new text (as the real engine does after filesChanged). */
+  function syncDocsAfterWrites(services: ReturnType<typeof setup>): void {
+    services.engine.filesChanged = async (changes) => {
+      for (const change of changes) services.engine.docs.set(change.path, services.writer.disk.get(change.path) ?? '');
+    };
+  }
+
+  it('servers that list their code action kinds without organize imports: UNSUPPORTED before any code action request', async () => {
     const services = setup({ [A]: 'x' });
-    services.engine.codeActionItems = [codeAction('Fix', { kind: 'quickfix' })];
-    await assert.rejects(organizeImportsAction.run({ workspaceRoot: ROOT, filePath: 'a.ts' }, services, invocation(true)), actionError('LSP_ACTION_UNSUPPORTED', /source\.organizeImports/));
-    assert.deepEqual(services.engine.callsOf('codeActions')[0]?.args.slice(1), [range(0, 0, 0, 1), ['source.organizeImports']]);
+    advertise(services, ['quickfix', 'source.fixAll', 'source.organizeImportsLater']);
+    await assert.rejects(
+      organizeImportsAction.run({ workspaceRoot: ROOT, filePath: 'a.ts' }, services, invocation(true)),
+      actionError('LSP_ACTION_UNSUPPORTED', /can organize imports.*source\.organizeImports or source\.removeUnusedImports/),
+    );
+    assert.equal(services.engine.callsOf('codeActions').length, 0);
+  });
+
+  it('a server listing an organize-imports kind that offers nothing: unchanged, "already organized", nothing written', async () => {
+    for (const kinds of [['source.organizeImports.ts'], ['source'], ['source.removeUnusedImports.ts']]) {
+      const services = setup({ [A]: 'x' });
+      advertise(services, kinds);
+      services.engine.codeActionItems = [codeAction('Fix', { kind: 'quickfix' })];
+      const result = await organizeImportsAction.run({ workspaceRoot: ROOT, filePath: 'a.ts' }, services, invocation(true));
+      assert.deepEqual(result, { kind: 'unchanged', filePath: 'a.ts', reason: 'the imports are already organized' }, kinds.join());
+      assert.equal(services.writer.requests.length, 0);
+    }
+  });
+
+  it('a server that lists no kinds and offers nothing: unchanged (not UNSUPPORTED); both kinds were asked for', async () => {
+    for (const withQuery of [false, true]) {
+      const services = setup({ [A]: 'x' });
+      if (withQuery) advertise(services, undefined);
+      services.engine.codeActionItems = [codeAction('Fix', { kind: 'quickfix' }), codeAction('Organize', { kind: 'source.organizeImports', disabled: 'not now' })];
+      const result = await organizeImportsAction.run({ workspaceRoot: ROOT, filePath: 'a.ts' }, services, invocation(true));
+      assert.deepEqual(result, { kind: 'unchanged', filePath: 'a.ts', reason: 'the language server offered no change to the imports' });
+      assert.deepEqual(
+        services.engine.callsOf('codeActions').map((call) => call.args.slice(1)),
+        [
+          [range(0, 0, 0, 1), ['source.organizeImports']],
+          [range(0, 0, 0, 1), ['source.removeUnusedImports']],
+        ],
+      );
+    }
   });
 
   it('applies the organize edit', async () => {
@@ -102,6 +145,43 @@ describe('organizeImports', () => {
     if (result.kind !== 'importsOrganized') return;
     assert.equal(result.linesChanged, 2);
     assert.equal(result.title, 'Organize Imports');
+  });
+
+  it('then removes unused imports on the organized text, reporting both as one change', async () => {
+    const text = 'import { c } from "c";\nimport { b } from "b";\nimport { a } from "a";\nb;\n';
+    const services = setup({ [A]: text });
+    syncDocsAfterWrites(services);
+    advertise(services, ['source.organizeImports.ts', 'source.removeUnusedImports.ts']);
+    services.engine.codeActionItems = [
+      codeAction('Organize Imports', { kind: 'source.organizeImports.ts', edit: { steps: [{ kind: 'edit', path: A, edits: [edit(range(0, 0, 3, 0), 'import { a } from "a";\nimport { b } from "b";\nimport { c } from "c";\n')] }] } }),
+      // Computed against the organized text: drops lines 1 and 3 (a and c).
+      codeAction('Remove Unused Imports', { kind: 'source.removeUnusedImports.ts', edit: { steps: [{ kind: 'edit', path: A, edits: [edit(range(0, 0, 1, 0), ''), edit(range(2, 0, 3, 0), '')] }] } }),
+    ];
+    const result = await organizeImportsAction.run({ workspaceRoot: ROOT, filePath: 'a.ts' }, services, invocation(true));
+    assert.equal(services.writer.disk.get(A), 'import { b } from "b";\nb;\n');
+    assert.equal(result.kind, 'importsOrganized');
+    if (result.kind !== 'importsOrganized') return;
+    assert.equal(result.title, 'Organize Imports, Remove Unused Imports');
+    assert.equal(result.appliedEdits, 3);
+    assert.equal(result.filesChanged, 1);
+    assert.deepEqual(result.diffs, [{ filePath: 'a.ts', before: text, after: 'import { b } from "b";\nb;\n' }]);
+    assert.equal(result.failureReason, undefined);
+  });
+
+  it('a failure after the organize edit was written is reported next to it', async () => {
+    const text = 'import { b } from "b";\nimport { a } from "a";\n';
+    const services = setup({ [A]: text });
+    // The engine keeps the old text: the second edit's basis no longer matches the disk.
+    services.engine.codeActionItems = [
+      codeAction('Organize Imports', { kind: 'source.organizeImports', edit: { steps: [{ kind: 'edit', path: A, edits: [edit(range(0, 0, 2, 0), 'import { a } from "a";\nimport { b } from "b";\n')] }] } }),
+      codeAction('Remove Unused Imports', { kind: 'source.removeUnusedImports', edit: { steps: [{ kind: 'edit', path: A, edits: [edit(range(0, 0, 1, 0), '')] }] } }),
+    ];
+    const result = await organizeImportsAction.run({ workspaceRoot: ROOT, filePath: 'a.ts' }, services, invocation(true));
+    assert.equal(result.kind, 'importsOrganized');
+    if (result.kind !== 'importsOrganized') return;
+    assert.equal(result.title, 'Organize Imports');
+    assert.match(result.failureReason ?? '', /changed since the server read it/);
+    assert.equal(services.writer.disk.get(A), 'import { a } from "a";\nimport { b } from "b";\n');
   });
 });
 
