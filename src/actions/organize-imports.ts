@@ -8,14 +8,14 @@
  *
  * When no action has anything to change, the result is `unchanged` — unless the file's servers
  * say they cannot organize imports at all: `LSP_ACTION_UNSUPPORTED` when every server lists its
- * `codeActionProvider.codeActionKinds` (see {@link CodeActionKindsQuery}) and none lists either
+ * `codeActionProvider.codeActionKinds` (`LspEngineApi.codeActionKinds`) and none lists either
  * kind (or a sub-kind, or a parent such as `source`), or when no server offers code actions at
  * all (the engine refuses before sending). A server that lists no kinds may or may not organize
  * imports, so its silence is reported as nothing to change, never as unsupported. A failure
  * after something was written is reported as `failureReason` next to what was written.
  */
 import { ActionError, isActionError } from '../errors.ts';
-import type { CallOptions, CodeActionItem, DocumentTarget, LspEngineApi, Range } from '../lsp/engine-types.ts';
+import type { CodeActionItem, DocumentTarget, LspEngineApi, Range } from '../lsp/engine-types.ts';
 import type { ActionDefinition, ActionInvocation, ActionServices } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
 import type { OrganizeImportsParams, OrganizeImportsResult } from './action-results.ts';
@@ -35,21 +35,6 @@ export const REMOVE_UNUSED_IMPORTS_KIND = 'source.removeUnusedImports';
 export const ORGANIZE_IMPORTS_KINDS = [ORGANIZE_IMPORTS_KIND, REMOVE_UNUSED_IMPORTS_KIND] as const;
 
 /**
- * What a server routed to a file advertises as `codeActionProvider.codeActionKinds`, read by an
- * engine that exposes it (an optional extension of {@link LspEngineApi}; without it every server
- * counts as not listing its kinds).
- */
-export interface CodeActionKindsQuery {
-  /**
-   * @param target the file
-   * @param opts the call's signal
-   * @returns one entry per server routed to the file that offers code actions; `kinds` is
-   *   undefined when the server does not list them
-   */
-  codeActionKinds(target: DocumentTarget, opts?: CallOptions): Promise<Array<{ serverId: string; kinds?: readonly string[] }>>;
-}
-
-/**
  * @param kind a kind a server advertises
  * @param wanted a kind this action asks for
  * @returns whether asking for `wanted` can yield actions of `kind` (equal, a sub-kind, or a parent kind such as `source`)
@@ -60,18 +45,17 @@ export function kindCovers(kind: string, wanted: string): boolean {
 
 /**
  * Whether the file's servers can organize imports, as far as their advertised kinds tell.
- * @param engine the engine (with {@link CodeActionKindsQuery} when it exposes kinds)
+ * @param engine the engine
  * @param target the file
  * @param signal the run's signal
  * @returns true when a server lists an organize-imports kind, false when every server lists its
- *   kinds and none does, undefined when a server lists none (or the engine cannot tell)
+ *   kinds and none does, undefined when a server lists none
  */
 export async function organizeImportsSupport(
-  engine: LspEngineApi & Partial<CodeActionKindsQuery>,
+  engine: LspEngineApi,
   target: DocumentTarget,
   signal: AbortSignal,
 ): Promise<boolean | undefined> {
-  if (typeof engine.codeActionKinds !== 'function') return undefined;
   const servers = await engine.codeActionKinds(target, { signal });
   if (servers.some((server) => server.kinds?.some((kind) => ORGANIZE_IMPORTS_KINDS.some((wanted) => kindCovers(kind, wanted))))) return true;
   return servers.every((server) => server.kinds !== undefined) ? false : undefined;

@@ -3,7 +3,7 @@
  * `LSP_ACTION_NO_SYMBOL`), then a workspace-wide `textDocument/rename`, applied all-or-nothing
  * through the write path against the texts the server computed the edit from.
  */
-import { ActionError } from '../errors.ts';
+import { ActionError, isActionError } from '../errors.ts';
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams, invalid } from './action-params.ts';
 import type { RenameParams, RenameResult } from './action-results.ts';
@@ -40,7 +40,17 @@ export const renameSymbolAction: ActionDefinition<RenameParams, RenameResult> = 
     const { signal } = invocation;
     const { target, path, filePath } = resolveFileTarget(invocation.root, params.filePath);
     const { line, character } = params.position;
-    const prepared = await engine.prepareRename(target, params.position, { signal });
+    let prepared;
+    try {
+      prepared = await engine.prepareRename(target, params.position, { signal });
+    } catch (error) {
+      // Servers refuse prepareRename at a non-renameable spot with an error of their own
+      // (typescript-language-server: -32603 "You cannot rename this element.").
+      if (isActionError(error) && error.code === 'LSP_ACTION_PEER_ERROR') {
+        throw new ActionError('LSP_ACTION_NO_SYMBOL', `nothing to rename at ${filePath} line ${line}, character ${character} (zero-based): ${error.message}`, error.details, { cause: error });
+      }
+      throw error;
+    }
     if (prepared === null) {
       throw new ActionError(
         'LSP_ACTION_NO_SYMBOL',

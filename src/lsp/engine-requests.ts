@@ -90,6 +90,16 @@ export class EngineRequests {
     return mergeOrThrow(outcomes);
   }
 
+  /** @returns per server offering code actions, the kinds it advertises (undefined when unlisted) */
+  async codeActionKinds(target: DocumentTarget, signal?: AbortSignal): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
+    const outcomes = await this.sessions.each(target, 'textDocument/codeAction', signal, async (s) => {
+      const kinds = s.client.registry.options('textDocument/codeAction')?.['codeActionKinds'];
+      const listed = Array.isArray(kinds) ? kinds.filter((kind): kind is string => typeof kind === 'string') : undefined;
+      return [{ serverId: s.client.serverId, ...(listed ? { kinds: listed } : {}) }];
+    });
+    return mergeOrThrow(outcomes);
+  }
+
   /** @returns the action after `codeAction/resolve` (unchanged when the server cannot resolve) */
   resolveCodeAction(target: DocumentTarget, item: CodeActionItem, signal?: AbortSignal): Promise<CodeActionItem> {
     return this.onServer(target, item.serverId, signal, async (s) => {

@@ -274,6 +274,13 @@ export interface LspEngineApi {
     opts?: CallOptions & { only?: string[] },
   ): Promise<CodeActionItem[]>;
 
+  /**
+   * What each server routed to the file that offers code actions advertises as
+   * `codeActionProvider.codeActionKinds` (`kinds` undefined when it does not list them), so a
+   * caller can tell "nothing to do" from "cannot do it".
+   */
+  codeActionKinds(target: DocumentTarget, opts?: CallOptions): Promise<Array<{ serverId: string; kinds?: readonly string[] }>>;
+
   /** `codeAction/resolve` for an item with `needsResolve`. */
   resolveCodeAction(target: DocumentTarget, item: CodeActionItem, opts?: CallOptions): Promise<CodeActionItem>;
 

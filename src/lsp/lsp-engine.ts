@@ -66,6 +66,11 @@ export class LspEngine implements LspEngineApi {
   private readonly listeners = new Set<(event: DiagnosticsEvent) => void>();
   private disposed = false;
 
+  /** @inheritdoc */
+  codeActionKinds(target: DocumentTarget, opts: CallOptions = {}): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
+    return this.requests.codeActionKinds(target, opts.signal);
+  }
+
   /** @param deps config, subprocess and fs seams, resolved executables, log */
   constructor(deps: LspEngineDeps) {
     this.config = deps.config;

@@ -11,6 +11,7 @@ import { runToolAction, sessionRoot, type LspToolDeps } from './run-tool-action.
 import { CAP_FIELDS, fromStructured, listOf, openObject, ROOT_FIELD, structured } from './structured.ts';
 import { oneLine, renderBoundedList } from './text-budget.ts';
 import { toWirePath } from './tool-args.ts';
+import type { WorkspaceFileLister } from './workspace-files.ts';
 
 /** Tool name. */
 export const LSP_SYMBOLS = 'lsp_symbols';
@@ -23,10 +24,11 @@ export const LSP_SYMBOLS_DESCRIPTION =
 export type SymbolsToolValue = SymbolsGetResult & { workspaceRoot: string };
 
 /**
- * @param deps runner and config
+ * @param deps runner, config, and the workspace lister (a query alone is asked through the first
+ *   source file, since servers such as typescript-language-server only index once a file is open)
  * @returns the tool definition
  */
-export function lspSymbolsTool(deps: LspToolDeps): ToolDefinition {
+export function lspSymbolsTool(deps: LspToolDeps & { listWorkspaceFiles?: WorkspaceFileLister }): ToolDefinition {
   const { config } = deps;
   return defineTool({
     name: LSP_SYMBOLS,
@@ -59,8 +61,13 @@ export function lspSymbolsTool(deps: LspToolDeps): ToolDefinition {
       if (args.file_path === undefined && (query === undefined || query === '')) {
         throw new ActionError('LSP_ACTION_INVALID_ARGS', 'give file_path for an outline, or query to search the workspace');
       }
+      const anchor =
+        args.file_path === undefined && deps.listWorkspaceFiles
+          ? (await deps.listWorkspaceFiles(root, 1, exec.signal)).files[0]
+          : undefined;
+      const filePath = args.file_path !== undefined ? toWirePath(root, args.file_path) : anchor;
       const params = {
-        ...(args.file_path !== undefined ? { filePath: toWirePath(root, args.file_path) } : {}),
+        ...(filePath !== undefined ? { filePath } : {}),
         ...(query ? { query } : {}),
         maxItems: config.maxItems,
       };

@@ -83,19 +83,19 @@ describe('rename', () => {
   });
 });
 
+/** Makes the stub engine expose the servers' advertised code action kinds. */
+function advertise(services: ReturnType<typeof setup>, kinds: string[] | undefined): void {
+  Object.assign(services.engine, { codeActionKinds: async () => [{ serverId: 'ts', ...(kinds ? { kinds } : {}) }] });
+}
+
+/** After a write, the stub engine holds the new text (as the real engine does after filesChanged). */
+function syncDocsAfterWrites(services: ReturnType<typeof setup>): void {
+  services.engine.filesChanged = async (changes) => {
+    for (const change of changes) services.engine.docs.set(change.path, services.writer.disk.get(change.path) ?? '');
+  };
+}
+
 describe('organizeImports', () => {
-  /** Makes the stub engine expose the servers' advertised code action kinds. */
-  function advertise(services: ReturnType<typeof setup>, kinds: string[] | undefined): void {
-    Object.assign(services.engine, { codeActionKinds: async () => [{ serverId: 'ts', ...(kinds ? { kinds } : {}) }] });
-  }
-
-  /** After a write, the stub engine holds the new text (as the real engine does after filesChanged). */
-  function syncDocsAfterWrites(services: ReturnType<typeof setup>): void {
-    services.engine.filesChanged = async (changes) => {
-      for (const change of changes) services.engine.docs.set(change.path, services.writer.disk.get(change.path) ?? '');
-    };
-  }
-
   it('servers that list their code action kinds without organize imports: UNSUPPORTED before any code action request', async () => {
     const services = setup({ [A]: 'x' });
     advertise(services, ['quickfix', 'source.fixAll', 'source.organizeImportsLater']);

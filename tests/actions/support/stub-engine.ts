@@ -86,6 +86,11 @@ export class StubEngine implements LspEngineApi {
     this.#record('resolveCompletion', target, item);
     return this.resolveCompletionImpl(item);
   }
+  async codeActionKinds(target: DocumentTarget): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
+    this.#record('codeActionKinds', target);
+    return [{ serverId: 'ts' }];
+  }
+
   async codeActions(target: DocumentTarget, range: Range, opts?: { only?: string[] }): Promise<CodeActionItem[]> {
     this.#record('codeActions', target, range, opts?.only);
     return this.codeActionItems;
