@@ -4,6 +4,8 @@
 import { fmtLoad, type MachineFacts } from './machine.ts';
 import type { DiagSample } from './driver-types.ts';
 import { breakdownTable, mainTable, mixTable, publishTable, summarizeMix, targets, targetsTable } from './report-tables.ts';
+import { renderProtocolSection } from './protocol-report.ts';
+import type { ProtocolResult } from './protocol-suite.ts';
 import { fmtMs, fmtRatio, summarize } from './stats.ts';
 import type { SuiteOptions, SuiteResult } from './suite.ts';
 
@@ -14,6 +16,8 @@ export interface ReportInput {
   start: MachineFacts;
   end: MachineFacts;
   suites: SuiteResult[];
+  /** The editor-protocol benchmark, unless `--no-protocol`. */
+  protocol?: ProtocolResult;
   wallMs: number;
 }
 
@@ -206,6 +210,9 @@ export function renderReport(input: ReportInput): string {
       '',
       notes(r),
     );
+  }
+  if (input.protocol !== undefined) {
+    parts.push('', renderProtocolSection(input.protocol, input.suites.find((s) => s.spec.key === 'tsls')));
   }
   return `${parts.join('\n')}\n`;
 }

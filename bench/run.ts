@@ -3,10 +3,12 @@
  *
  *   node bench/run.ts [--write] [--iterations N] [--cold-rounds N] [--mix-rounds N]
  *                     [--variant-settle MS] [--no-ts7]
+ *                     [--protocol-requests N] [--protocol-inflight N] [--no-protocol]
  *
  * Runs (a) the engine, (b) the raw floor and (c) the transient client side by side on
  * typescript-language-server (the embedded default) and, unless `--no-ts7`, on TypeScript 7
- * `tsc --lsp`; prints a markdown report; `--write` also rewrites docs/benchmarks.md.
+ * `tsc --lsp`; then, unless `--no-protocol`, the editor protocol through `serve`
+ * (`bench/protocol-suite.ts`); prints a markdown report; `--write` also rewrites docs/benchmarks.md.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,8 @@ import { parseArgs } from 'node:util';
 import type { BenchDriver } from './driver-types.ts';
 import { machineFacts } from './machine.ts';
 import { processTree } from './process-tree.ts';
+import type { Stoppable } from './protocol-overhead.ts';
+import { runProtocolSuite, type ProtocolOptions, type ProtocolResult } from './protocol-suite.ts';
 import { renderReport } from './report.ts';
 import { ts7Spec, tslsSpec } from './server-specs.ts';
 import { runSuite, type SuiteOptions, type SuiteResult } from './suite.ts';
@@ -26,6 +30,9 @@ const { values } = parseArgs({
     'mix-rounds': { type: 'string', default: '10' },
     'variant-settle': { type: 'string', default: '100' },
     'no-ts7': { type: 'boolean', default: false },
+    'protocol-requests': { type: 'string', default: '2000' },
+    'protocol-inflight': { type: 'string', default: '8' },
+    'no-protocol': { type: 'boolean', default: false },
   },
 });
 
@@ -43,12 +50,23 @@ const options: SuiteOptions = {
   progress: (line) => process.stderr.write(`${line}\n`),
 };
 
+const protocolOptions: ProtocolOptions | undefined = values['no-protocol']
+  ? undefined
+  : {
+      requests: positive('protocol-requests', values['protocol-requests'], 10),
+      inflight: positive('protocol-inflight', values['protocol-inflight'], 1),
+      edits: options.iterations,
+      progress: options.progress,
+    };
+
 const live = new Set<BenchDriver>();
+const protocolLive = new Set<Stoppable>();
 
 /** Last resort on failure: stop what is running, then SIGKILL any server tree still there. */
 async function cleanup(): Promise<void> {
-  const pids = [...live].flatMap((d) => processTree(d.serverPids()));
-  await Promise.allSettled([...live].map((d) => d.stop()));
+  const running: Stoppable[] = [...live, ...protocolLive];
+  const pids = running.flatMap((d) => processTree(d.serverPids()));
+  await Promise.allSettled(running.map((d) => d.stop()));
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -68,10 +86,15 @@ const start = machineFacts();
 const t0 = performance.now();
 const specs = values['no-ts7'] ? [tslsSpec()] : [tslsSpec(), ts7Spec()];
 const suites: SuiteResult[] = [];
+let protocol: ProtocolResult | undefined;
 try {
   for (const spec of specs) {
     options.progress(`== ${spec.title}`);
     suites.push(await runSuite(spec, options, live));
+  }
+  if (protocolOptions !== undefined) {
+    options.progress('== editor protocol (serve)');
+    protocol = await runProtocolSuite(tslsSpec(), protocolOptions, protocolLive);
   }
 } catch (error) {
   process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -79,7 +102,7 @@ try {
   process.exit(1);
 }
 const { progress: _progress, ...shown } = options;
-const report = renderReport({ command, options: shown, start, end: machineFacts(), suites, wallMs: performance.now() - t0 });
+const report = renderReport({ command, options: shown, start, end: machineFacts(), suites, ...(protocol === undefined ? {} : { protocol }), wallMs: performance.now() - t0 });
 process.stdout.write(report);
 if (values.write) {
   const target = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
