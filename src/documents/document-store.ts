@@ -13,6 +13,7 @@ import { URI } from 'vscode-uri';
 import type { EngineLog } from '../lsp/json-rpc-connection.ts';
 import type { LanguageClient } from '../lsp/language-client.ts';
 import { computeContentChange } from './content-change.ts';
+import { abortError } from '../errors.ts';
 import { readDocumentText, tooLarge } from './document-reader.ts';
 import { TextLines, rangeFromUtf16 } from './position-encoding.ts';
 
@@ -44,6 +45,17 @@ export interface DocumentSyncListener {
   onClosed(client: LanguageClient, path: string): void;
 }
 
+/** One disk (or overlay) read shared by the callers that joined it before it started. */
+interface SharedRead {
+  maxBytes: number;
+  /** Aborts the read once every caller cancelled (never when one joined without a signal). */
+  controller: AbortController;
+  callers: number;
+  cancelled: number;
+  unbounded: boolean;
+  promise: Promise<DocumentState>;
+}
+
 const keyOf = (client: LanguageClient, path: string): string => `${client.serverId}\u0000${client.root}\u0000${path}`;
 
 /** All open documents of the engine. */
@@ -57,6 +69,8 @@ export class DocumentStore {
   /** Insertion order is recency (oldest first). */
   private readonly open = new Map<string, OpenDocument>();
   private readonly reads = new Map<string, Promise<unknown>>();
+  /** Disk reads queued behind another read of the path, not started yet (joinable). */
+  private readonly queued = new Map<string, SharedRead>();
 
   /**
    * @param deps fs seam, open-document cap, log, sync listener
@@ -80,25 +94,74 @@ export class DocumentStore {
   /**
    * Reads the file's current content (or takes the overlay) and bumps its version when it
    * changed. Reads of one path are serialised so an older read never overtakes a newer one.
+   * Disk reads coalesce: a caller joins a queued read of the same path (same `maxBytes`) that
+   * has not started yet, since it will see the disk as it is after the caller began; a read
+   * already in flight is never joined (it may predate the caller's change), a new one is
+   * queued behind it instead.
    * @param path absolute path
    * @param overlay editor text used instead of the disk content
    * @param maxBytes `maxDocumentBytes`
-   * @param signal cancels the read
+   * @param signal cancels the read (a shared read stops only when all its callers cancelled)
    * @returns the current state
    * @throws ActionError FILE_NOT_FOUND (the document is closed everywhere), FILE_TOO_LARGE, CANCELLED
    */
   read(path: string, overlay: string | undefined, maxBytes: number, signal?: AbortSignal): Promise<DocumentState> {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (overlay === undefined) {
+      const queued = this.queued.get(path);
+      if (queued !== undefined && queued.maxBytes === maxBytes && !queued.controller.signal.aborted) return this.join(queued, signal);
+    }
+    const shared: SharedRead = {
+      maxBytes,
+      controller: new AbortController(),
+      callers: 0,
+      cancelled: 0,
+      unbounded: false,
+      promise: Promise.resolve(undefined as unknown as DocumentState),
+    };
+    const run = (): Promise<DocumentState> => {
+      if (this.queued.get(path) === shared) this.queued.delete(path);
+      if (shared.controller.signal.aborted) return Promise.reject(abortError(shared.controller.signal));
+      return this.readNow(path, overlay, maxBytes, shared.controller.signal);
+    };
     const previous = this.reads.get(path) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.readNow(path, overlay, maxBytes, signal),
-      () => this.readNow(path, overlay, maxBytes, signal),
-    );
-    const tail = next.catch(() => undefined);
+    shared.promise = previous.then(run, run);
+    const tail = shared.promise.catch(() => undefined);
     this.reads.set(path, tail);
     void tail.then(() => {
       if (this.reads.get(path) === tail) this.reads.delete(path);
     });
-    return next;
+    // an overlay read ends sharing: a disk read joined across it would come back older than it
+    if (overlay === undefined) this.queued.set(path, shared);
+    else this.queued.delete(path);
+    return this.join(shared, signal);
+  }
+
+  /** Attaches one caller to a shared read; its own signal rejects its own promise at once. */
+  private join(shared: SharedRead, signal: AbortSignal | undefined): Promise<DocumentState> {
+    shared.callers++;
+    if (signal === undefined) {
+      shared.unbounded = true;
+      return shared.promise.then((state) => ({ ...state }));
+    }
+    return new Promise<DocumentState>((resolve, reject) => {
+      const onAbort = (): void => {
+        shared.cancelled++;
+        if (!shared.unbounded && shared.cancelled === shared.callers) shared.controller.abort(signal.reason);
+        reject(abortError(signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      shared.promise.then(
+        (state) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve({ ...state });
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(signal.aborted ? abortError(signal) : error);
+        },
+      );
+    });
   }
 
   private async readNow(path: string, overlay: string | undefined, maxBytes: number, signal?: AbortSignal): Promise<DocumentState> {

@@ -217,6 +217,7 @@ export class LspEngine implements LspEngineApi {
 
   async filesChanged(changes: FileChange[], opts: CallOptions = {}): Promise<void> {
     this.guard();
+    this.router.invalidateRoots(changes.map((c) => c.path));
     const unopened: FileChange[] = [];
     for (const change of changes) {
       const docs = this.store.docsFor(change.path);
@@ -288,5 +289,7 @@ export class LspEngine implements LspEngineApi {
     this.listeners.clear();
     await this.pool.dispose();
     this.store.closeAll();
+    this.router.clearRoots();
+    this.sessions.clearTexts();
   }
 }

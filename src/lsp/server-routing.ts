@@ -96,9 +96,16 @@ export class ServerRouter {
     return [...byGlob, ...byExtension];
   }
 
+  /** `serverId \0 workspaceRoot \0 directory` → that directory's server root (resolved lookups only). */
+  private readonly roots = new Map<string, string>();
+  /** Bumped by every invalidation: a lookup that overlapped one does not cache its answer. */
+  private rootsGeneration = 0;
+
   /**
    * The server's root for a file: the nearest ancestor directory of `path` (up to and including
-   * `root`) that holds one of the server's `rootMarkers`; `root` when none does.
+   * `root`) that holds one of the server's `rootMarkers`; `root` when none does. Answers are
+   * cached per (server, workspace root, directory) until {@link invalidateRoots} /
+   * {@link clearRoots}.
    * @param serverId configured server id
    * @param path absolute file path inside `root`
    * @param root absolute workspace root (the bound)
@@ -115,24 +122,84 @@ export class ServerRouter {
   ): Promise<string> {
     const markers = this.servers.find((s) => s.id === serverId)?.rootMarkers ?? [];
     if (markers.length === 0 || workspaceRelative(path, root) === undefined) return root;
+    const keyOf = (dir: string): string => `${serverId}\u0000${root}\u0000${dir}`;
+    const cached = this.roots.get(keyOf(dirname(path)));
+    if (cached !== undefined) return cached;
+    const generation = this.rootsGeneration;
+    const walked: string[] = [];
+    let uncertain = false;
     let dir = dirname(path);
+    let found: string;
     for (;;) {
+      const known = this.roots.get(keyOf(dir));
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      walked.push(dir);
       const hits = await Promise.all(
         markers.map(async (marker) => {
           try {
             const target = await fs.resolve(join(dir, marker), { signal });
             return (await fs.stat(target, signal)) !== undefined;
           } catch {
-            // unreadable marker location (permission, sandbox): treat as "no marker here"
+            // unreadable marker location (permission, sandbox): treat as "no marker here", uncached
+            uncertain = true;
             return false;
           }
         }),
       );
-      if (hits.some(Boolean)) return dir;
-      if (dir === root || workspaceRelative(dir, root) === undefined) return root;
+      if (hits.some(Boolean)) {
+        found = dir;
+        break;
+      }
       const parent = dirname(dir);
-      if (parent === dir) return root;
+      if (dir === root || workspaceRelative(dir, root) === undefined || parent === dir) {
+        found = root;
+        break;
+      }
       dir = parent;
     }
+    if (!uncertain && signal?.aborted !== true && generation === this.rootsGeneration) for (const d of walked) this.roots.set(keyOf(d), found);
+    return found;
+  }
+
+  /**
+   * Drops cached roots a created/deleted/changed file may affect: when its base name is some
+   * server's root marker, every cached directory at or below the file's directory.
+   * @param paths absolute paths reported changed
+   * @returns how many cache entries were dropped
+   */
+  invalidateRoots(paths: Iterable<string>): number {
+    let dropped = 0;
+    for (const path of paths) {
+      const name = basename(path);
+      const dir = dirname(path);
+      for (const server of this.servers) {
+        if (!server.rootMarkers.includes(name)) continue;
+        this.rootsGeneration++;
+        const prefix = `${server.id}\u0000`;
+        for (const key of this.roots.keys()) {
+          if (!key.startsWith(prefix)) continue;
+          const cachedDir = key.slice(key.lastIndexOf('\u0000') + 1);
+          if (cachedDir === dir || workspaceRelative(cachedDir, dir) !== undefined) {
+            this.roots.delete(key);
+            dropped++;
+          }
+        }
+      }
+    }
+    return dropped;
+  }
+
+  /** Forgets every cached root (engine dispose). */
+  clearRoots(): void {
+    this.rootsGeneration++;
+    this.roots.clear();
+  }
+
+  /** @returns how many directories have a cached root (tests) */
+  cachedRootCount(): number {
+    return this.roots.size;
   }
 }

@@ -15,6 +15,12 @@ import { RecordingMapper, type NormalizeContext } from './normalize-common.ts';
 import type { ServerPool } from './server-pool.ts';
 import { workspaceRelative, type RouteMatch, type ServerRouter } from './server-routing.ts';
 
+/** Files read at once when converting a multi-file answer's positions. */
+const READ_CONCURRENCY = 8;
+/** Bounds of the conversion text cache: entries, and UTF-16 code units over all entries. */
+const TEXT_CACHE_ENTRIES = 512;
+const TEXT_CACHE_CHARS = 32 * 1024 * 1024;
+
 /** One server working on one document for one call. */
 export interface Session {
   route: RouteMatch;
@@ -32,6 +38,11 @@ export class ServerSessions {
   private readonly router: ServerRouter;
   private readonly pool: ServerPool;
   private readonly store: DocumentStore;
+  /** Largest `maxDocumentBytes` of any server (files above it are never converted). */
+  private readonly maxBytes: number;
+  /** Texts read for position conversion, by path, with the fs version they were read at (LRU). */
+  private readonly texts = new Map<string, { version: string; text: string }>();
+  private textBytes = 0;
 
   /**
    * @param deps config, fs seam, router, pool, store
@@ -47,6 +58,7 @@ export class ServerSessions {
     this.router = deps.router;
     this.pool = deps.pool;
     this.store = deps.store;
+    this.maxBytes = Math.max(...Object.values(this.config.servers).map((s) => s.maxDocumentBytes), 0);
   }
 
   /**
@@ -177,11 +189,20 @@ export class ServerSessions {
     const recorder = new RecordingMapper();
     normalize({ serverId: client.serverId, mapper: recorder });
     const texts = new Map<string, string | undefined>();
-    await Promise.all(
-      [...recorder.paths].map(async (path) => {
-        texts.set(path, this.store.serverText(client, path) ?? (await this.readQuietly(path)));
-      }),
-    );
+    const toRead: string[] = [];
+    for (const path of recorder.paths) {
+      const synced = this.store.serverText(client, path);
+      if (synced === undefined) toRead.push(path);
+      else texts.set(path, synced);
+    }
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < toRead.length) {
+        const path = toRead[next++] as string;
+        texts.set(path, await this.readQuietly(path));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, worker));
     return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => texts.get(p)) });
   }
 
@@ -195,17 +216,56 @@ export class ServerSessions {
     return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => (p === doc.path ? doc.text : undefined)) });
   }
 
+  /**
+   * A file's text for converting positions, through a small cache keyed by the fs version
+   * (`stat`), so a file unchanged since the last conversion is not read again.
+   * @param path absolute path
+   * @returns its text; `undefined` when unreadable (deleted, binary, denied, too large)
+   */
   private async readQuietly(path: string): Promise<string | undefined> {
     try {
       const target = await this.fs.resolve(path);
       const info = await this.fs.stat(target);
-      const limit = Math.max(...Object.values(this.config.servers).map((s) => s.maxDocumentBytes), 0);
-      if (info === undefined || info.type !== 'file' || (info.size ?? 0) > limit) return undefined;
-      return await this.fs.readText(target);
+      if (info === undefined || info.type !== 'file' || (info.size ?? 0) > this.maxBytes) {
+        this.texts.delete(path);
+        return undefined;
+      }
+      const cached = this.texts.get(path);
+      if (cached !== undefined && cached.version === info.version) {
+        this.texts.delete(path);
+        this.texts.set(path, cached);
+        return cached.text;
+      }
+      const text = await this.fs.readText(target);
+      this.remember(path, info.version, text);
+      return text;
     } catch {
       // unreadable (deleted, binary, denied): its positions pass through unconverted
+      this.texts.delete(path);
       return undefined;
     }
+  }
+
+  private remember(path: string, version: string, text: string): void {
+    const old = this.texts.get(path);
+    if (old !== undefined) {
+      this.texts.delete(path);
+      this.textBytes -= old.text.length;
+    }
+    if (text.length > TEXT_CACHE_CHARS) return;
+    this.texts.set(path, { version, text });
+    this.textBytes += text.length;
+    for (const [key, entry] of this.texts) {
+      if (this.texts.size <= TEXT_CACHE_ENTRIES && this.textBytes <= TEXT_CACHE_CHARS) break;
+      this.texts.delete(key);
+      this.textBytes -= entry.text.length;
+    }
+  }
+
+  /** Forgets the cached file texts (engine dispose). */
+  clearTexts(): void {
+    this.texts.clear();
+    this.textBytes = 0;
   }
 
   /** @returns the current state of a path without syncing anything (for filesChanged) */

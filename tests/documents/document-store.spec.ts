@@ -146,3 +146,123 @@ describe('DocumentStore', () => {
     ]);
   });
 });
+
+/** An fs over one in-memory file whose `readText` waits until released, counting reads. */
+function gatedFs(initial: string) {
+  const fs = {
+    content: initial,
+    reads: 0,
+    gates: [] as Array<() => void>,
+    resolve: async (path: string) => path,
+    stat: async () => ({ type: 'file', size: Buffer.byteLength(fs.content, 'utf8'), version: 'v' }),
+    readText: async () => {
+      fs.reads++;
+      const seen = fs.content; // what was on disk when the read began
+      await new Promise<void>((resolve) => fs.gates.push(resolve));
+      return seen;
+    },
+    /** Releases every read waiting now, then lets the next ones start. */
+    async flush() {
+      for (let i = 0; i < 20; i++) {
+        const open = fs.gates.splice(0);
+        for (const release of open) release();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+  return fs;
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+const storeOver = (fs: ReturnType<typeof gatedFs>) =>
+  new DocumentStore({
+    fs: fs as unknown as ConstructorParameters<typeof DocumentStore>[0]['fs'],
+    maxOpenDocuments: 10,
+    log: () => undefined,
+    listener: { onSent: () => undefined, onClosed: () => undefined },
+  });
+
+describe('DocumentStore.read coalescing', () => {
+
+  it('shares one read among callers that arrive before it starts', async () => {
+    const fs = gatedFs('one');
+    const s = storeOver(fs);
+    const all = Promise.all([s.read('/f', undefined, 1024), s.read('/f', undefined, 1024), s.read('/f', undefined, 1024)]);
+    await fs.flush();
+    const states = await all;
+    assert.equal(fs.reads, 1);
+    assert.deepEqual(states.map((x) => [x.text, x.version]), [['one', 1], ['one', 1], ['one', 1]]);
+    assert.notEqual(states[0], states[1], 'each caller gets its own copy');
+  });
+
+  it('never joins a read already in flight: later callers queue one new read and share it', async () => {
+    const fs = gatedFs('old');
+    const s = storeOver(fs);
+    const a = s.read('/f', undefined, 1024);
+    await settle();
+    assert.equal(fs.reads, 1, 'a is reading');
+    fs.content = 'new'; // changed on disk after a's read began
+    const b = s.read('/f', undefined, 1024);
+    const c = s.read('/f', undefined, 1024);
+    await fs.flush();
+    assert.deepEqual([(await a).text, (await b).text, (await c).text], ['old', 'new', 'new']);
+    assert.equal(fs.reads, 2, 'b and c shared the read queued behind a');
+    assert.equal((await b).version, 2);
+    // once that read started, a newcomer starts another
+    const d = s.read('/f', undefined, 1024);
+    await settle();
+    const e = s.read('/f', undefined, 1024);
+    await fs.flush();
+    await Promise.all([d, e]);
+    assert.equal(fs.reads, 4);
+  });
+
+  it('does not share overlay reads or reads with another size limit', async () => {
+    const fs = gatedFs('disk');
+    const s = storeOver(fs);
+    const a = s.read('/f', undefined, 1024);
+    const b = s.read('/f', undefined, 2048);
+    const c = s.read('/f', 'overlay', 1024);
+    const d = s.read('/f', undefined, 2048);
+    const e = s.read('/f', undefined, 2048);
+    await fs.flush();
+    assert.deepEqual([(await a).text, (await b).text, (await c).text, (await d).text, (await e).text], ['disk', 'disk', 'overlay', 'disk', 'disk']);
+    assert.equal(fs.reads, 3, 'a and b read; c took the overlay; d read after it (no joining across an overlay); e joined d');
+    assert.ok((await d).version > (await c).version);
+  });
+
+  it('a cancelled caller leaves a shared read running for the others; all cancelled stops it', async () => {
+    const fs = gatedFs('x');
+    const s = storeOver(fs);
+    const blocker = s.read('/f', undefined, 1024);
+    await settle();
+    const ac1 = new AbortController();
+    const ac2 = new AbortController();
+    const one = s.read('/f', undefined, 1024, ac1.signal);
+    const two = s.read('/f', undefined, 1024, ac2.signal);
+    ac1.abort();
+    await assert.rejects(one, (e: unknown) => isActionError(e) && e.code === 'LSP_ACTION_CANCELLED');
+    await fs.flush();
+    assert.equal((await two).text, 'x');
+    assert.equal(fs.reads, 2);
+    await blocker;
+
+    const hold = s.read('/f', undefined, 1024);
+    await settle();
+    const ac3 = new AbortController();
+    const ac4 = new AbortController();
+    const three = s.read('/f', undefined, 1024, ac3.signal);
+    const four = s.read('/f', undefined, 1024, ac4.signal);
+    ac3.abort();
+    ac4.abort();
+    await assert.rejects(three, (e: unknown) => isActionError(e) && e.code === 'LSP_ACTION_CANCELLED');
+    await assert.rejects(four, (e: unknown) => isActionError(e) && e.code === 'LSP_ACTION_CANCELLED');
+    // a newcomer does not join the abandoned read
+    const five = s.read('/f', undefined, 1024);
+    await fs.flush();
+    await hold;
+    assert.equal((await five).text, 'x');
+    assert.equal(fs.reads, 4, 'the abandoned read never reached readText');
+  });
+});

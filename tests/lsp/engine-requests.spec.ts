@@ -3,6 +3,7 @@
  * positions (every position crossing is converted), on the REAL harness services.
  */
 import assert from 'node:assert/strict';
+import { unlink } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { isActionError } from '../../src/errors.ts';
 import type { DocumentTarget, NormalizedWorkspaceEdit } from '../../src/lsp/engine-types.ts';
@@ -193,6 +194,25 @@ describe('capabilities and file changes', () => {
       await g.engine.filesChanged([{ path: open.path, kind: 'deleted' }]);
       assert.deepEqual(await g.client('fake').request('fake/documents', undefined), []);
       assert.deepEqual(g.engine.openDocuments(ws.root), []);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('filesChanged reporting a created or deleted root marker re-routes the file to the new root', async () => {
+    const g = await startEngine(makeConfig({ fake: fakeEntry({}, { rootMarkers: ['fake.marker'] }) }));
+    try {
+      const file = { root: ws.root, path: await ws.write('pkg/sub/a.txt', 'a\n') };
+      await g.engine.diagnostics(file);
+      assert.deepEqual(g.engine.liveServers().map((s) => s.root), [ws.root]);
+      await ws.write('pkg/fake.marker', '');
+      await g.engine.filesChanged([{ path: ws.path('pkg/fake.marker'), kind: 'created' }]);
+      await g.engine.diagnostics(file);
+      assert.ok(g.engine.liveServers().some((s) => s.root === ws.path('pkg')), 'a server was leased at the new root');
+      await unlink(ws.path('pkg/fake.marker'));
+      await g.engine.filesChanged([{ path: ws.path('pkg/fake.marker'), kind: 'deleted' }]);
+      await g.engine.diagnostics(file);
+      assert.equal(g.clients().filter((c) => c.root === ws.root).length, 1);
     } finally {
       await g.close();
     }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { unlink } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { resolveConfig } from '../../src/config.ts';
 import { ServerRouter, extensionCandidates, workspaceRelative } from '../../src/lsp/server-routing.ts';
@@ -82,5 +83,101 @@ describe('ServerRouter.findRoot (through the real harness fs)', () => {
 
   it('uses the workspace root for servers without markers', async () => {
     assert.equal(await router.findRoot('eslint', ws.path('packages/app/src/deep/x.ts'), ws.root, services.fs), ws.root);
+  });
+});
+
+describe('ServerRouter.findRoot cache', () => {
+  let ws: Workspace;
+  let services: HarnessServices;
+  before(async () => {
+    ws = await makeWorkspace('lsp-routing-cache-');
+    services = await createHarnessServices();
+    await ws.write('package.json', '{}');
+    await ws.write('packages/app/src/deep/x.ts', '');
+    await ws.write('packages/app/src/z.ts', '');
+    await ws.write('packages/lib/src/y.ts', '');
+  });
+  after(async () => {
+    await services.dispose();
+    await ws.remove();
+  });
+
+  /** The harness fs, counting `stat` calls. */
+  const counting = () => {
+    const fs = {
+      stats: 0,
+      resolve: services.fs.resolve.bind(services.fs),
+      stat: (...args: Parameters<HarnessServices['fs']['stat']>) => {
+        fs.stats++;
+        return services.fs.stat(...args);
+      },
+    };
+    return fs;
+  };
+
+  it('answers a directory again (and every directory walked) without touching the fs', async () => {
+    const r = new ServerRouter(config.servers);
+    const fs = counting();
+    assert.equal(await r.findRoot('tsls', ws.path('packages/app/src/deep/x.ts'), ws.root, fs), ws.root);
+    const first = fs.stats;
+    assert.ok(first > 0);
+    assert.equal(await r.findRoot('tsls', ws.path('packages/app/src/deep/x.ts'), ws.root, fs), ws.root);
+    // packages/app/src was walked on the way up: same answer, no lookups
+    assert.equal(await r.findRoot('tsls', ws.path('packages/app/src/z.ts'), ws.root, fs), ws.root);
+    assert.equal(fs.stats, first);
+    // keyed by workspace root too: another bound is looked up afresh
+    assert.equal(await r.findRoot('tsls', ws.path('packages/app/src/z.ts'), ws.path('packages/app'), fs), ws.path('packages/app'));
+    assert.ok(fs.stats > first);
+  });
+
+  it('honours a marker created or deleted once filesChanged reports it (invalidateRoots)', async () => {
+    const r = new ServerRouter(config.servers);
+    const fs = counting();
+    const x = ws.path('packages/app/src/deep/x.ts');
+    const y = ws.path('packages/lib/src/y.ts');
+    assert.equal(await r.findRoot('tsls', x, ws.root, fs), ws.root);
+    assert.equal(await r.findRoot('tsls', y, ws.root, fs), ws.root);
+    await ws.write('packages/app/tsconfig.json', '{}');
+    // not reported yet: the cached answer stands
+    assert.equal(await r.findRoot('tsls', x, ws.root, fs), ws.root);
+    // a non-marker file and a marker of another server change nothing
+    assert.equal(r.invalidateRoots([ws.path('packages/app/src/deep/x.ts'), ws.path('packages/app/Dockerfile')]), 0);
+    const cachedBefore = r.cachedRootCount();
+    const dropped = r.invalidateRoots([ws.path('packages/app/tsconfig.json')]);
+    assert.ok(dropped > 0);
+    // only directories at or below packages/app are dropped; packages/lib stays cached
+    assert.equal(r.cachedRootCount(), cachedBefore - dropped);
+    const stats = fs.stats;
+    assert.equal(await r.findRoot('tsls', y, ws.root, fs), ws.root);
+    assert.equal(fs.stats, stats);
+    assert.equal(await r.findRoot('tsls', x, ws.root, fs), ws.path('packages/app'));
+    await unlink(ws.path('packages/app/tsconfig.json'));
+    assert.equal(await r.findRoot('tsls', x, ws.root, fs), ws.path('packages/app'));
+    r.invalidateRoots([ws.path('packages/app/tsconfig.json')]);
+    assert.equal(await r.findRoot('tsls', x, ws.root, fs), ws.root);
+    r.clearRoots();
+    assert.equal(r.cachedRootCount(), 0);
+  });
+
+  it('does not cache a lookup that overlapped an invalidation', async () => {
+    const r = new ServerRouter(config.servers);
+    const x = ws.path('packages/app/src/deep/x.ts');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = {
+      resolve: services.fs.resolve.bind(services.fs),
+      stat: async (...args: Parameters<HarnessServices['fs']['stat']>) => {
+        await gate;
+        return services.fs.stat(...args);
+      },
+    };
+    const pending = r.findRoot('tsls', x, ws.root, slow);
+    await ws.write('packages/app/tsconfig.json', '{}');
+    r.invalidateRoots([ws.path('packages/app/tsconfig.json')]);
+    release();
+    await pending;
+    assert.equal(r.cachedRootCount(), 0);
+    assert.equal(await r.findRoot('tsls', x, ws.root, services.fs), ws.path('packages/app'));
+    await unlink(ws.path('packages/app/tsconfig.json'));
   });
 });
