@@ -1,14 +1,10 @@
 import { HarnessError } from '@deepseek-ai/dsh-llm';
 
 /**
- * Every stable failure code this package produces.
- *
- * The first block is the closed v1 set of `editor-protocol-v1.md`; the second block is
- * additive (the spec allows new codes) and exists where a v1 code would mislead a caller:
- * a timeout, a cancellation or a crashed server is not "unavailable".
+ * The closed v1 set of `editor-protocol-v1.md`: the only codes an editor envelope's
+ * `error.code` carries (see `src/editor/wire-error.ts`).
  */
-export const ACTION_ERROR_CODES = [
-  // editor protocol v1
+export const V1_ERROR_CODES = [
   'LSP_ACTION_UNAVAILABLE',
   'LSP_ACTION_UNSUPPORTED',
   'LSP_ACTION_SERVER_FAILED',
@@ -20,7 +16,16 @@ export const ACTION_ERROR_CODES = [
   'LSP_ACTION_INVALID_ARGS',
   'LSP_ACTION_APPROVAL_UNAVAILABLE',
   'LSP_PROTOCOL_VERSION_UNSUPPORTED',
-  // additive
+] as const;
+
+/**
+ * Every stable failure code this package produces: the v1 set, then additive codes that exist
+ * where a v1 code would mislead a caller (a timeout, a cancellation or a crashed server is not
+ * "unavailable"). Tools and the CLI report them as they are; the editor wire reports the v1 code
+ * with the precise one as `error.reason`.
+ */
+export const ACTION_ERROR_CODES = [
+  ...V1_ERROR_CODES,
   'LSP_ACTION_TIMEOUT',
   'LSP_ACTION_CANCELLED',
   'LSP_ACTION_SERVER_CRASHED',

@@ -1,21 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toWireError, v1Code } from '../../src/editor/wire-error.ts';
-import { ACTION_ERROR_CODES, ActionError } from '../../src/errors.ts';
+import { ACTION_ERROR_CODES, ActionError, V1_ERROR_CODES } from '../../src/errors.ts';
 
-const V1 = [
-  'LSP_ACTION_UNAVAILABLE',
-  'LSP_ACTION_UNSUPPORTED',
-  'LSP_ACTION_SERVER_FAILED',
-  'LSP_ACTION_MALFORMED_RESPONSE',
-  'LSP_ACTION_CONFLICT',
-  'LSP_ACTION_READ_ONLY',
-  'LSP_ACTION_WORKSPACE_REQUIRED',
-  'LSP_ACTION_UNKNOWN',
-  'LSP_ACTION_INVALID_ARGS',
-  'LSP_ACTION_APPROVAL_UNAVAILABLE',
-  'LSP_PROTOCOL_VERSION_UNSUPPORTED',
-];
+const V1: readonly string[] = V1_ERROR_CODES;
 
 test('every code this package produces reaches the wire as a v1 code', () => {
   for (const code of ACTION_ERROR_CODES) assert.ok(V1.includes(v1Code(code)), `${code} → ${v1Code(code)}`);

@@ -17,12 +17,12 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Agent } from '@deepseek-ai/dsh-agent';
 import type { FsTarget, FsWriteIntent } from '@deepseek-ai/dsh-fs';
-import { CallId } from '@deepseek-ai/dsh-llm';
 import type { CodeActionToolValue } from '../../src/tools/lsp-code-action-tool.ts';
 import type { DiagnosticsToolValue } from '../../src/tools/diagnostics-render.ts';
 import type { OrganizeImportsToolValue } from '../../src/tools/lsp-organize-imports-tool.ts';
 import type { RenameToolValue } from '../../src/tools/lsp-rename-tool.ts';
-import { ScriptedAgentHarness, textOf } from '../support/scripted-agent.ts';
+import { ScriptedAgentHarness } from '../support/scripted-agent.ts';
+import { toolCaller } from './tool-caller.ts';
 
 const T = { timeout: 90_000 };
 
@@ -60,46 +60,11 @@ const FILES: Record<string, string> = {
   'src/doubled.ts': "import { factor } from './factor';\nexport const doubled = factor * 21;\n",
 };
 
-/** One tool call as the model reads it and as a program gets it. */
-interface Outcome<V> {
-  isError: boolean;
-  /** The text blocks the model is sent. */
-  text: string;
-  /** The structured value (zero-based positions). */
-  value: V;
-  /** The presentation meta (cards). */
-  meta: unknown;
-  /** The stable error code, on failure. */
-  code: unknown;
-}
-
 let root: string;
 let harness: ScriptedAgentHarness;
 let agent: Agent;
-let calls = 0;
 
-/**
- * @param name tool name
- * @param args the model's arguments
- * @returns the outcome, as the harness executed it for the suite's agent
- */
-async function call<V>(name: string, args: Record<string, unknown>): Promise<Outcome<V>> {
-  const result = await harness.ctx.tools.execute({
-    callId: CallId(`tools-real-writes-${++calls}`),
-    name,
-    arguments: args,
-    agent,
-    signal: AbortSignal.timeout(60_000),
-  });
-  return { isError: result.isError, text: textOf(result.content), value: result.value as V, meta: result.meta, code: result.error?.info?.code };
-}
-
-/** @returns the call's outcome, after asserting it succeeded */
-async function ok<V>(name: string, args: Record<string, unknown>): Promise<Outcome<V>> {
-  const outcome = await call<V>(name, args);
-  assert.equal(outcome.isError, false, `${name} ${JSON.stringify(args)} failed: ${outcome.text}`);
-  return outcome;
-}
+const { call, ok } = toolCaller(() => harness, () => agent, 'tools-real-writes');
 
 /** @returns the workspace file's content */
 function read(path: string): string {

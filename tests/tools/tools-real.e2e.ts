@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Agent } from '@deepseek-ai/dsh-agent';
-import { CallId } from '@deepseek-ai/dsh-llm';
 import type { CompletionToolValue } from '../../src/tools/lsp-completion-tool.ts';
 import type { DiagnosticsToolValue } from '../../src/tools/diagnostics-render.ts';
 import type { FormatToolValue } from '../../src/tools/lsp-format-tool.ts';
 import type { InlayHintsToolValue } from '../../src/tools/lsp-inlay-hints-tool.ts';
 import type { SignatureToolValue } from '../../src/tools/lsp-signature-tool.ts';
 import type { SymbolsToolValue } from '../../src/tools/lsp-symbols-tool.ts';
-import { ScriptedAgentHarness, textOf } from '../support/scripted-agent.ts';
+import { ScriptedAgentHarness } from '../support/scripted-agent.ts';
+import { toolCaller } from './tool-caller.ts';
 
 const T = { timeout: 90_000 };
 
@@ -57,46 +57,11 @@ const UGLY_FORMATTED = [
   '',
 ].join('\n');
 
-/** One tool call as the model reads it and as a program gets it. */
-interface Outcome<V> {
-  isError: boolean;
-  /** The text blocks the model is sent. */
-  text: string;
-  /** The structured value (zero-based positions). */
-  value: V;
-  /** The presentation meta (cards). */
-  meta: unknown;
-  /** The stable error code, on failure. */
-  code: unknown;
-}
-
 let root: string;
 let harness: ScriptedAgentHarness;
 let agent: Agent;
-let calls = 0;
 
-/**
- * @param name tool name
- * @param args the model's arguments
- * @returns the outcome, as the harness executed it for the suite's agent
- */
-async function call<V>(name: string, args: Record<string, unknown>): Promise<Outcome<V>> {
-  const result = await harness.ctx.tools.execute({
-    callId: CallId(`tools-real-${++calls}`),
-    name,
-    arguments: args,
-    agent,
-    signal: AbortSignal.timeout(60_000),
-  });
-  return { isError: result.isError, text: textOf(result.content), value: result.value as V, meta: result.meta, code: result.error?.info?.code };
-}
-
-/** @returns the call's value, after asserting it succeeded */
-async function ok<V>(name: string, args: Record<string, unknown>): Promise<Outcome<V>> {
-  const outcome = await call<V>(name, args);
-  assert.equal(outcome.isError, false, `${name} ${JSON.stringify(args)} failed: ${outcome.text}`);
-  return outcome;
-}
+const { ok } = toolCaller(() => harness, () => agent, 'tools-real');
 
 /** @returns the workspace file's content */
 function read(path: string): string {
