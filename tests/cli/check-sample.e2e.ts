@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO, spawnCli } from './cli-harness.ts';
 
@@ -111,14 +111,19 @@ describe('check examples/sample (embedded typescript-language-server)', { timeou
   });
 
   it('refuses an old Node with a clear message and exit 2', (t) => {
-    const probe = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' });
-    const version = probe.stdout?.trim() ?? '';
-    const [major = 0, minor = 0] = version.split('.').map(Number);
-    if (probe.status !== 0 || major > 22 || (major === 22 && minor >= 19)) {
-      t.skip(`no Node older than 22.19 on PATH (found ${version || 'none'})`);
+    // npm scripts put the project's Node 22 first on PATH; look further for an older one
+    // (these machines ship Node 20 as /usr/bin/node).
+    const candidates = [...(process.env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node'];
+    const old = candidates.find((bin) => {
+      const probe = spawnSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+      const [major = 0, minor = 0] = (probe.stdout ?? '').trim().split('.').map(Number);
+      return probe.status === 0 && (major < 22 || (major === 22 && minor < 19));
+    });
+    if (old === undefined) {
+      t.skip('no Node older than 22.19 on this machine');
       return;
     }
-    const r = spawnSync('node', [MAIN, 'check', 'examples/sample'], { cwd: REPO, encoding: 'utf8' });
+    const r = spawnSync(old, [MAIN, 'check', 'examples/sample'], { cwd: REPO, encoding: 'utf8' });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /needs Node 22\.19 or newer; this is Node /);
   });
