@@ -1,12 +1,12 @@
 /**
  * Line diffs for result summaries: how many lines a write changed, and a unified-diff-like
  * preview of an edit. Lines keep their `\r`, so a line-ending change counts as a change.
- * Common prefix and suffix are trimmed first; the middle is diffed by LCS when it is small
- * enough (≤ {@link LCS_MAX_CELLS} cells), otherwise it is one replaced block.
+ * The edit script is the shared one of `src/edits/line-edit-script.ts`.
  */
+import { lineEditScript } from '../edits/line-edit-script.ts';
 
-/** Largest LCS table (lines before × lines after of the differing middle). */
-export const LCS_MAX_CELLS = 1_000_000;
+/** Differing lines past which a summary treats the changed middle as one replaced block. */
+export const SUMMARY_MAX_EDITS = 1_000;
 
 /** One line of a diff. */
 export interface DiffOp {
@@ -22,17 +22,15 @@ export interface DiffOp {
 export function diffLines(before: string, after: string): DiffOp[] {
   const a = before.split('\n');
   const b = after.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
+  const ops: DiffOp[] = [];
+  let i = 0;
+  let j = 0;
+  for (const type of lineEditScript(a, b, SUMMARY_MAX_EDITS)) {
+    const text = (type === 'insert' ? b[j] : a[i]) ?? '';
+    if (type !== 'insert') i++;
+    if (type !== 'delete') j++;
+    ops.push({ type, text });
   }
-  const ops: DiffOp[] = a.slice(0, start).map((text) => ({ type: 'equal', text }));
-  ops.push(...diffMiddle(a.slice(start, endA), b.slice(start, endB)));
-  for (const text of a.slice(endA)) ops.push({ type: 'equal', text });
   return ops;
 }
 
@@ -99,37 +97,4 @@ export function unifiedDiff(before: string, after: string, context = 2): string 
     for (const op of slice) out.push(`${op.type === 'equal' ? ' ' : op.type === 'delete' ? '-' : '+'}${op.text}`);
   }
   return out.join('\n');
-}
-
-function diffMiddle(a: string[], b: string[]): DiffOp[] {
-  const n = a.length;
-  const m = b.length;
-  if (n === 0 || m === 0 || (n + 1) * (m + 1) > LCS_MAX_CELLS) {
-    return [...a.map((text): DiffOp => ({ type: 'delete', text })), ...b.map((text): DiffOp => ({ type: 'insert', text }))];
-  }
-  // lcs[i * (m + 1) + j] = LCS length of a[i..] and b[j..].
-  const w = m + 1;
-  const lcs = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * w + j] = a[i] === b[j] ? (lcs[(i + 1) * w + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * w + j] ?? 0, lcs[i * w + j + 1] ?? 0);
-    }
-  }
-  const ops: DiffOp[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      ops.push({ type: 'equal', text: a[i] ?? '' });
-      i++;
-      j++;
-    } else if ((lcs[(i + 1) * w + j] ?? 0) >= (lcs[i * w + j + 1] ?? 0)) {
-      ops.push({ type: 'delete', text: a[i++] ?? '' });
-    } else {
-      ops.push({ type: 'insert', text: b[j++] ?? '' });
-    }
-  }
-  while (i < n) ops.push({ type: 'delete', text: a[i++] ?? '' });
-  while (j < m) ops.push({ type: 'insert', text: b[j++] ?? '' });
-  return ops;
 }

@@ -1,17 +1,12 @@
 /**
- * Line diffs for diff cards: Myers' O(ND) algorithm over lines, grouped into hunks with three
- * lines of context, the shape the harness's own write tools present. Pure and bounded: past
- * `maxEdits` differing lines the changed middle is shown as one hunk instead.
+ * Line diffs for diff cards: the shared edit script (`src/edits/line-edit-script.ts`) grouped
+ * into hunks with three lines of context, the shape the harness's own write tools present.
  */
 import type { FileDiff } from '@deepseek-ai/dsh-tools';
+import { DEFAULT_MAX_EDITS, lineEditScript, type LineOp } from '../edits/line-edit-script.ts';
 
 /** Context lines on each side of a hunk (the harness write tools use the same). */
 export const DIFF_CONTEXT = 3;
-
-/** Beyond this many inserted + deleted lines, skip the search and show one hunk. */
-const DEFAULT_MAX_EDITS = 2_000;
-
-type Op = 'equal' | 'delete' | 'insert';
 
 /**
  * @param text file content
@@ -22,59 +17,6 @@ function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   return lines;
-}
-
-/**
- * Myers' shortest edit script between two line arrays.
- * @returns one op per line step, or undefined when more than `maxEdits` edits are needed
- */
-function editScript(a: readonly string[], b: readonly string[], maxEdits: number): Op[] | undefined {
-  const n = a.length;
-  const m = b.length;
-  const trace: Int32Array[] = [];
-  // Round d writes V_d[k] at index k + d + 2; round d reads V_(d-1)[k'] at k' + d + 1.
-  let v = new Int32Array(3);
-  for (let d = 0; d <= Math.min(n + m, maxEdits); d++) {
-    trace.push(v);
-    const next = new Int32Array(2 * d + 5);
-    const get = (k: number): number => v[k + d + 1] ?? 0;
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && get(k - 1) < get(k + 1)) ? get(k + 1) : get(k - 1) + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      next[k + d + 2] = x;
-      if (x >= n && y >= m) return backtrack(trace, d, n, m);
-    }
-    v = next;
-  }
-  return undefined;
-}
-
-/** Walks the recorded rounds back from (n, m) to (0, 0). */
-function backtrack(trace: readonly Int32Array[], dEnd: number, n: number, m: number): Op[] {
-  const ops: Op[] = [];
-  let x = n;
-  let y = m;
-  for (let d = dEnd; d >= 0; d--) {
-    const v = trace[d] as Int32Array;
-    const get = (k: number): number => v[k + d + 1] ?? 0;
-    const k = x - y;
-    const prevK = d === 0 ? 0 : k === -d || (k !== d && get(k - 1) < get(k + 1)) ? k + 1 : k - 1;
-    const prevX = d === 0 ? 0 : get(prevK);
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      ops.push('equal');
-      x--;
-      y--;
-    }
-    if (d > 0) ops.push(x === prevX ? 'insert' : 'delete');
-    x = prevX;
-    y = prevY;
-  }
-  return ops.toReversed();
 }
 
 /**
@@ -125,22 +67,15 @@ export function changedLines(before: string, after: string, maxEdits = DEFAULT_M
   return ranges;
 }
 
-/** Splits both texts and computes the line edit script (prefix and suffix trimmed first). */
-function lineOps(before: string, after: string, maxEdits: number): { ops: Op[]; a: string[]; b: string[] } {
+/** Splits both texts and computes the line edit script. */
+function lineOps(before: string, after: string, maxEdits: number): { ops: LineOp[]; a: string[]; b: string[] } {
   const a = splitLines(before);
   const b = splitLines(after);
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-  const midA = a.slice(prefix, a.length - suffix);
-  const midB = b.slice(prefix, b.length - suffix);
-  const mid = editScript(midA, midB, maxEdits) ?? [...midA.map((): Op => 'delete'), ...midB.map((): Op => 'insert')];
-  return { ops: [...Array<Op>(prefix).fill('equal'), ...mid, ...Array<Op>(suffix).fill('equal')], a, b };
+  return { ops: lineEditScript(a, b, maxEdits), a, b };
 }
 
 /** Groups an edit script into context hunks; changes closer than 2 × context share a hunk. */
-function groupHunks(path: string, ops: readonly Op[], a: readonly string[], b: readonly string[]): FileDiff[] {
+function groupHunks(path: string, ops: readonly LineOp[], a: readonly string[], b: readonly string[]): FileDiff[] {
   const out: FileDiff[] = [];
   let i = 0;
   let ai = 0;
