@@ -6,19 +6,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-/** Directory names never descended into (an explicitly given path is always used). */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
-  'node_modules',
-  '.git',
-  '.hg',
-  '.svn',
-  'dist',
-  'lib',
-  '__pycache__',
-  '.venv',
-  'venv',
-]);
+import { SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
 
 /** Files found, and the given paths that do not exist. */
 export interface CollectedFiles {

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { SKIPPED_DIRECTORIES } from '../cli/collect-files.ts';
+import { SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
 import type { ServerConfig } from '../config.ts';
 import { abortError } from '../errors.ts';
 import { ServerRouter } from '../lsp/server-routing.ts';
