@@ -4,16 +4,15 @@
  * typescript-language-server + typescript 5.9.3 dependencies).
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { embeddedTypeScriptServer } from '../../src/presets/embedded-typescript.ts';
 
-const require = createRequire(import.meta.url);
 const serversDir = join(import.meta.dirname, '..', 'servers', 'node_modules');
 
-/** typescript-language-server 5.3.0 entry script (run with this Node). */
-export const TSLS_CLI: string = require.resolve('typescript-language-server/lib/cli.mjs');
-/** tsserver.js of the project's TypeScript 5.9.3, to pin ts-ls to it. */
-export const TSSERVER_PATH: string = join(dirname(require.resolve('typescript/package.json')), 'lib', 'tsserver.js');
+const embedded = embeddedTypeScriptServer();
+
+/** typescript-language-server 5.3.0 entry script (run with this Node), as the embedded preset runs it. */
+export const TSLS_CLI: string = embedded.args[0] as string;
 /** TypeScript 7 native binary: `tsc --lsp --stdio` (pull diagnostics, utf-8 positions). */
 export const TS7_TSC: string = join(serversDir, '@typescript', 'typescript-linux-x64', 'lib', 'tsc');
 /** pyright-langserver (pull diagnostics registered dynamically). */
@@ -26,8 +25,5 @@ export function testServersInstalled(): boolean {
   return existsSync(TS7_TSC) && existsSync(PYRIGHT) && existsSync(DOCKER_LS);
 }
 
-/** ts-ls settings measured to halve its footprint and skip network type acquisition. */
-export const TSLS_INIT_OPTIONS = {
-  disableAutomaticTypingAcquisition: true,
-  tsserver: { useSyntaxServer: 'never', path: TSSERVER_PATH },
-} as const;
+/** The embedded preset's ts-ls settings: pinned TypeScript 5.9.3, no type acquisition, no syntax server, inlay hints on. */
+export const TSLS_INIT_OPTIONS: Record<string, unknown> = embedded.initializationOptions ?? {};
