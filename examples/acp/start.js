@@ -57,6 +57,10 @@ try {
     throw new Error(`rows not active: ${broken.map((entry) => `${entry.id} (${entry.options.name})`).join(', ')}`);
   }
 } catch (error) {
-  process.stderr.write(`acp-agent: ${configFile} did not boot: ${error instanceof Error ? error.stack : String(error)}\n`);
-  await stop(2, 'boot failed');
+  // A shutdown that began while rows were still loading (end of input, a signal, or a protocol
+  // server disposing the root itself, as the SDK server's `shutdown` does) is not a boot failure.
+  if (stopping === undefined && ctx.fiber.state === ACTIVE) {
+    process.stderr.write(`acp-agent: ${configFile} did not boot: ${error instanceof Error ? error.stack : String(error)}\n`);
+    await stop(2, 'boot failed');
+  }
 }

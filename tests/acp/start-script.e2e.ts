@@ -1,7 +1,8 @@
 /**
  * The example's `start.js` beyond the happy path (the install is the one the ACP test made):
- * SIGTERM while a language server runs → the same cleanup as end of input, exit 143; a row that
- * cannot be loaded → the row named on stderr, nothing on stdout (the ACP channel), exit 2.
+ * SIGTERM while a language server runs → the same cleanup as end of input, exit 143; a protocol
+ * server's own shutdown racing the boot → exit 0; a row that cannot be loaded → the row named on
+ * stderr, nothing on stdout (the protocol channel), exit 2.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -56,6 +57,33 @@ describe('examples/acp start.js', { timeout: 900_000 }, () => {
     } finally {
       agent.kill();
     }
+  });
+
+  it('a protocol shutdown while rows are still loading is not a boot failure: exit 0', () => {
+    // The SDK server answers `shutdown` by disposing the root itself; sent right behind
+    // `initialize`, that lands while the Loader is still mounting rows.
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { cwd: ws.root, provider: 'deepseek-official', model: 'deepseek-v4-flash' } },
+      { jsonrpc: '2.0', id: 2, method: 'shutdown', params: {} },
+    ];
+    const result = spawnSync(process.execPath, [example.startScript, example.sdkConfig], {
+      cwd: ws.root,
+      encoding: 'utf8',
+      input: lines.map((line) => `${JSON.stringify(line)}\n`).join(''),
+      timeout: 120_000,
+      env: { ...process.env, DEEPSEEK_API_KEY: '', DEEPSEEK_BASE_URL: 'http://127.0.0.1:9' },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /did not boot/);
+    const answers = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result?: unknown });
+    // The server dispatches requests concurrently: the answers may come in either order.
+    assert.deepEqual(
+      answers.map((answer) => [answer.id, answer.result !== undefined]).sort(([a], [b]) => Number(a) - Number(b)),
+      [
+        [1, true],
+        [2, true],
+      ],
+    );
   });
 
   it('a row that cannot be loaded: named on stderr, nothing on stdout, exit 2', () => {
