@@ -117,6 +117,8 @@ export class BackendProcess {
     this.#connection?.close();
     this.#connection = undefined;
     this.#hooks.log(`backend exited (${signal ?? `code ${code}`})`);
+    // A backend that died abruptly cannot stop its language servers: end what is left of its group.
+    if (code !== 0) killGroup(child, 'SIGKILL');
     if (this.#stopping) return;
     if (Date.now() - this.#startedAt > HEALTHY_MS) this.#crashes = 0;
     this.#crashes += 1;

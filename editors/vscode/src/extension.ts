@@ -27,6 +27,10 @@ export interface ExtensionApi {
 
 let stopAll: (() => Promise<void>) | undefined;
 
+function debounce(): number {
+  return vscode.workspace.getConfiguration('dshLspActions').get<number>('diagnosticsDebounceMs', 400);
+}
+
 /**
  * @param context the extension context
  * @returns the test API
@@ -144,7 +148,6 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   };
 
   const writes = new WriteCommands({ backendFor, notifier, changed: (uri) => feed.invalidate(uri) });
-  const debounce = (): number => vscode.workspace.getConfiguration('dshLspActions').get<number>('diagnosticsDebounceMs', 400);
 
   context.subscriptions.push(
     output,

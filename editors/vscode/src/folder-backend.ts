@@ -23,7 +23,6 @@ export interface FolderBackendHooks {
 /** A workspace folder's backend. */
 export class FolderBackend {
   readonly folder: vscode.WorkspaceFolder;
-  readonly #hooks: FolderBackendHooks;
   readonly #process: BackendProcess | undefined;
   state: BackendState;
   detail: string | undefined;
@@ -34,7 +33,6 @@ export class FolderBackend {
 
   constructor(folder: vscode.WorkspaceFolder, hooks: FolderBackendHooks) {
     this.folder = folder;
-    this.#hooks = hooks;
     const config = vscode.workspace.getConfiguration('dshLspActions', folder.uri);
     const resolved = resolveBackend({
       serverPath: config.get<string>('serverPath', ''),

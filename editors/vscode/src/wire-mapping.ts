@@ -115,13 +115,16 @@ export function toCodeActionKind(vs: VsShapes, kind: string | undefined): vscode
   return vs.CodeActionKind.Empty.append(kind);
 }
 
+function rank(a: WireCodeAction): number {
+  return a.disabled !== undefined ? 2 : a.isPreferred === true ? 0 : 1;
+}
+
 /**
  * Preferred actions first, otherwise the backend's order; disabled ones last.
  * @param actions the listed actions
  * @returns a new, ordered array
  */
 export function orderCodeActions(actions: readonly WireCodeAction[]): WireCodeAction[] {
-  const rank = (a: WireCodeAction): number => (a.disabled !== undefined ? 2 : a.isPreferred === true ? 0 : 1);
   return actions
     .map((action, position) => ({ action, position }))
     .sort((a, b) => rank(a.action) - rank(b.action) || a.position - b.position)
