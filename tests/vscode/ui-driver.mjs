@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 const MINUTE = 60_000;
 
 async function quickOpen(page, name) {
-  await page.keyboard.press('Control+P');
+  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: MINUTE });
-  await input.fill(name);
+  await input.fill(name); // without '>' the palette is Go to File
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: MINUTE });
   await page.keyboard.press('Enter');
   await page.locator('.tab', { hasText: name }).first().waitFor({ timeout: MINUTE });
@@ -43,7 +43,18 @@ function recordBackend(ws, pgidFile) {
   return undefined;
 }
 
-export async function driveUi({ page, base, ws, out, pgidFile }) {
+export async function driveUi(options) {
+  try {
+    await drive(options);
+  } catch (error) {
+    const path = join(options.out, 'failure.png');
+    await options.page.screenshot({ path }).catch(() => {});
+    console.log(`screenshot of the failure: ${path}`);
+    throw error;
+  }
+}
+
+async function drive({ page, base, ws, out, pgidFile }) {
   const shot = async (name) => {
     await page.waitForTimeout(800); // toasts and menus fade in
     const path = join(out, name);
@@ -59,7 +70,10 @@ export async function driveUi({ page, base, ws, out, pgidFile }) {
   await quickOpen(page, 'report.ts');
   await quickOpen(page, 'main.ts');
   assert.ok(recordBackend(ws, pgidFile), 'a dsh-lsp-actions serve process runs for the folder');
-  await command(page, 'View: Focus Problems');
+  await page.keyboard.press('Control+Shift+M');
+  const panel = page.locator('.markers-panel');
+  await panel.first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => command(page, 'Focus on Problems View'));
+  await panel.first().waitFor({ state: 'visible', timeout: MINUTE });
   const rows = page.locator('.markers-panel .monaco-list-row');
   const distance = rows.filter({ hasText: "Cannot find name 'distance'." });
   await distance.first().waitFor({ state: 'visible', timeout: 3 * MINUTE });
@@ -73,10 +87,10 @@ export async function driveUi({ page, base, ws, out, pgidFile }) {
   await item.first().waitFor({ state: 'visible' });
   await shot('problems-panel.png');
 
-  // Go to the error from its row, then open the quick-fix menu there (Ctrl+.).
-  await distance.first().dblclick();
-  await page.waitForTimeout(500);
-  await page.locator('.monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 }, trial: true }).catch(() => {});
+  // Go to the error from its row (select it, Enter), then open the quick-fix menu there (Ctrl+.).
+  await distance.first().click();
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(1000);
   await page.keyboard.press('Control+.');
   const menu = page.locator('.action-widget');
   const entry = menu.locator('.action-widget-action, .monaco-list-row', { hasText: /Add import from "\.\/geometry(\.js)?"/ });

@@ -21,6 +21,8 @@ export interface ExtensionApi {
   backendPid(folder?: vscode.Uri): number | undefined;
   backendState(folder?: vscode.Uri): string | undefined;
   statusBar(): { text: string; tooltip: string };
+  /** Every distinct text/tooltip the status bar item showed, oldest first. */
+  statusHistory: { text: string; tooltip: string }[];
   notifications: { level: 'error' | 'info'; message: string }[];
   freshness(uri: vscode.Uri): string | undefined;
 }
@@ -42,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   status.command = 'dshLspActions.showOutput';
   const backends = new Map<string, FolderBackend>();
   const notifications: ExtensionApi['notifications'] = [];
+  const statusHistory: ExtensionApi['statusHistory'] = [];
   const notifier: Notifier = {
     error(message) {
       notifications.push({ level: 'error', message });
@@ -91,6 +94,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     });
     status.text = view.text;
     status.tooltip = view.tooltip;
+    const last = statusHistory.at(-1);
+    if (last?.text !== view.text || last.tooltip !== view.tooltip) statusHistory.push({ text: view.text, tooltip: view.tooltip });
     status.backgroundColor =
       view.alarm === 'none' ? undefined : new vscode.ThemeColor(view.alarm === 'error' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
     status.command = backend.state === 'crashed' ? 'dshLspActions.restart' : backend.state === 'missing' ? 'dshLspActions.configure' : 'dshLspActions.showOutput';
@@ -194,6 +199,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     backendState: (folder) => pick(folder)?.state,
     statusBar: () => ({ text: status.text, tooltip: typeof status.tooltip === 'string' ? status.tooltip : '' }),
     notifications,
+    statusHistory,
     freshness: (uri) => feed.freshness(uri)?.state,
   };
 }
