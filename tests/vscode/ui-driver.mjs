@@ -97,6 +97,12 @@ async function drive({ page, base, ws, out, pgidFile }) {
   await entry.first().waitFor({ state: 'visible', timeout: 2 * MINUTE });
   const menuText = await menu.first().innerText();
   console.log(`Quick-fix menu:\n  ${menuText.split('\n').join('\n  ')}`);
+  // VS Code's built-in TypeScript extension lists the same fix too (the code-server CLI cannot
+  // disable a built-in extension); the backend's entries come first (providers registered by
+  // extensions are asked in order). Choosing the first entry must change the file ON DISK — the
+  // built-in one would only edit the buffer (auto-save is off) — which proves it is ours.
+  assert.ok((await entry.count()) >= 1);
+  assert.match(menuText, /Quick Fix/);
   await shot('quick-fix-menu.png');
 
   // Choose it: the backend writes the file; the row leaves the Problems panel.

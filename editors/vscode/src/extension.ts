@@ -25,6 +25,8 @@ export interface ExtensionApi {
   statusHistory: { text: string; tooltip: string }[];
   notifications: { level: 'error' | 'info'; message: string }[];
   freshness(uri: vscode.Uri): string | undefined;
+  /** The labels of the open Show Sessions picker, if open. */
+  sessionsShown(): string[] | undefined;
 }
 
 let stopAll: (() => Promise<void>) | undefined;
@@ -125,7 +127,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     });
     backends.set(folder.uri.toString(), backend);
     if (backend.state === 'missing') {
-      void vscode.window.showErrorMessage(`dsh-lsp-actions: ${backend.detail ?? 'backend not found'}`, 'Configure').then((choice) => {
+      const message = `dsh-lsp-actions: ${backend.detail ?? 'backend not found'}`;
+      notifications.push({ level: 'error', message });
+      void vscode.window.showErrorMessage(message, 'Configure').then((choice) => {
         if (choice === 'Configure') void vscode.commands.executeCommand('dshLspActions.configure');
       });
     }
@@ -201,6 +205,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     notifications,
     statusHistory,
     freshness: (uri) => feed.freshness(uri)?.state,
+    sessionsShown: () => picker.shownLabels,
   };
 }
 

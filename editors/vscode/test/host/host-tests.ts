@@ -125,6 +125,33 @@ test('a dirty buffer is saved before a write, and the write uses the saved text'
   assert.match(disk('src/messy.ts'), /^export const extra = 1;\nexport const answer = 42;$/m);
 });
 
+test('typing checks the unsaved buffer (debounced) and the Problems data follows it', async () => {
+  const uri = file('src/geometry.ts');
+  const editor = await vscode.window.showTextDocument(uri);
+  const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+  await editor.edit((edit) => edit.insert(end, '\nexport const broken: number = "text";\n'));
+  const added = await until('the unsaved error to show', () => errorsOf(uri).find((d) => String(d.code) === '2322'));
+  assert.equal(added.range.start.line, editor.document.lineCount - 2);
+  assert.equal(disk('src/geometry.ts').includes('broken'), false, 'nothing was saved');
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  await until('the error to go with the reverted text', () => errorsOf(uri).length === 0);
+});
+
+test('Organize Imports removes an unused import on disk', async () => {
+  writeFileSync(join(root, 'src', 'imports.ts'), "import { midpoint, distance } from './geometry.js';\n\nexport const d = distance;\n");
+  await vscode.window.showTextDocument(file('src/imports.ts'));
+  await vscode.commands.executeCommand('dshLspActions.organizeImports');
+  assert.match(disk('src/imports.ts'), /^import \{ distance \} from '\.\/geometry\.js';$/m);
+});
+
+test('Show Sessions lists the choices (here: no live DSH session, so only the backend preset)', async () => {
+  await vscode.commands.executeCommand('dshLspActions.showSessions');
+  const labels = await until('the sessions picker', () => api.sessionsShown());
+  assert.deepEqual(labels, [`$(circle-slash) No session — ${vscode.workspace.workspaceFolders?.[0]?.name}`]);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  await until('the picker to close', () => api.sessionsShown() === undefined);
+});
+
 test('Rename Symbol renames across both files', async () => {
   const text = disk('src/geometry.ts').split('\n');
   const line = text.findIndex((l) => l.includes('function distance'));
@@ -155,6 +182,17 @@ test('with dshLspActions.sandbox read-only a quick fix is refused, the user is t
   assert.match(notice.message, /Nothing was changed/);
   await vscode.workspace.getConfiguration('dshLspActions').update('sandbox', undefined, vscode.ConfigurationTarget.Workspace);
   recordBackend(await waitReady(api.backendPid()));
+});
+
+test('a serverPath that does not exist: the user is told how to configure it; fixing it starts the backend', async () => {
+  const told = api.notifications.length;
+  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', '/nonexistent/dsh-lsp-actions', vscode.ConfigurationTarget.Workspace);
+  await until('the backend to be missing', () => api.backendState() === 'missing');
+  assert.match(api.statusBar().text, /not found/);
+  const notice = api.notifications.slice(told).find((n) => /serverPath is set to \/nonexistent\/dsh-lsp-actions/.test(n.message));
+  assert.ok(notice, JSON.stringify(api.notifications.slice(told)));
+  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', undefined, vscode.ConfigurationTarget.Workspace);
+  recordBackend(await waitReady());
 });
 
 test('a killed backend shows as crashed, restarts, and the next action works', async () => {
