@@ -98,8 +98,7 @@ async function drive({ page, base, ws, out, pgidFile }) {
   const menuText = await menu.first().innerText();
   console.log(`Quick-fix menu:\n  ${menuText.split('\n').join('\n  ')}`);
   // VS Code's built-in TypeScript extension lists the same fix too (the code-server CLI cannot
-  // disable a built-in extension); the backend's entries come first (providers registered by
-  // extensions are asked in order). Choosing the first entry must change the file ON DISK — the
+  // disable a built-in extension). Choosing the first entry must change the file ON DISK — the
   // built-in one would only edit the buffer (auto-save is off) — which proves it is ours.
   assert.ok((await entry.count()) >= 1);
   assert.match(menuText, /Quick Fix/);
