@@ -87,6 +87,20 @@ async function drive({ page, base, ws, out, pgidFile }) {
   await item.first().waitFor({ state: 'visible' });
   await shot('problems-panel.png');
 
+  // The status bar item's hover says how fresh the active file's problems are (the item reads
+  // "dsh-lsp-actions: pending" until they are fresh).
+  const ready = page.locator('.statusbar-item', { hasText: /^\s*dsh-lsp-actions\s*$/ });
+  await ready.first().waitFor({ state: 'visible', timeout: 2 * MINUTE });
+  await ready.first().hover();
+  const hover = page.locator('.workbench-hover, .monaco-hover', { hasText: 'The backend is ready.' });
+  await hover.first().waitFor({ state: 'visible', timeout: MINUTE });
+  const hoverText = await hover.first().innerText();
+  console.log(`Status bar hover:\n  ${hoverText.split('\n').join('\n  ')}`);
+  assert.match(hoverText, /src\/main\.ts — 1 error, 0 warnings/);
+  assert.match(hoverText, /fresh: the language server answered for the file as it is now/);
+  await shot('status-bar-hover.png');
+  await page.mouse.move(700, 300);
+
   // Go to the error from its row (select it, Enter), then open the quick-fix menu there (Ctrl+.).
   await distance.first().click();
   await page.keyboard.press('Enter');

@@ -85,12 +85,16 @@ export function statusView(input: StatusInput): StatusView {
   }
   if (input.detail !== undefined && input.detail !== '') lines.push(input.detail);
   if (input.file !== undefined && input.state === 'ready') {
-    const counts = input.counts === undefined ? '' : ` — ${input.counts.errors} errors, ${input.counts.warnings} warnings`;
+    const counts = input.counts === undefined ? '' : ` — ${plural(input.counts.errors, 'error')}, ${plural(input.counts.warnings, 'warning')}`;
     lines.push(`${input.file}${counts}`);
     lines.push(input.freshness === undefined ? 'no diagnostics yet' : FRESHNESS_HOVER[input.freshness]);
   }
   if (input.sessionId !== undefined) lines.push(`Writes bound to session ${input.sessionId}`);
   return { text, tooltip: lines.join('\n'), alarm };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**

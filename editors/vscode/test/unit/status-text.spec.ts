@@ -24,7 +24,7 @@ describe('status bar item', () => {
     const fresh = statusView({ state: 'ready', freshness: 'fresh', file: 'src/main.ts', counts: { errors: 1, warnings: 0 } });
     assert.doesNotMatch(fresh.text, /pending|stale/);
     assert.equal(fresh.alarm, 'none');
-    assert.match(fresh.tooltip, /1 errors[\s\S]*fresh: /);
+    assert.match(fresh.tooltip, /1 error, 0 warnings[\s\S]*fresh: /);
   });
 
   it('names the session writes are bound to', () => {
