@@ -156,6 +156,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     for (const folder of folders) startFolder(folder);
   };
 
+  const navigation = registerNavigationProviders(backendFor);
   const writes = new WriteCommands({ backendFor, notifier, changed: (uri) => feed.invalidate(uri) });
 
   context.subscriptions.push(
@@ -165,7 +166,6 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new BackendCodeActionProvider(backendFor, feed.collection), {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix, vscode.CodeActionKind.Refactor, vscode.CodeActionKind.Source],
     }),
-    ...registerNavigationProviders(backendFor),
     vscode.commands.registerCommand(APPLY_COMMAND, (args: ApplyCodeActionArgs) => writes.applyCodeAction(args)),
     vscode.commands.registerCommand('dshLspActions.formatDocument', (uri?: vscode.Uri | string) => writes.formatDocument(uri)),
     vscode.commands.registerCommand('dshLspActions.organizeImports', (uri?: vscode.Uri | string) => writes.organizeImports(uri)),
@@ -191,7 +191,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('dshLspActions.serverPath') || e.affectsConfiguration('dshLspActions.sandbox')) void restartAll();
+      if (['hover', 'definition', 'references', 'inlayHints'].some((k) => e.affectsConfiguration(`dshLspActions.${k}.enabled`))) {
+        for (const registration of navigation.splice(0)) registration.dispose();
+        navigation.push(...registerNavigationProviders(backendFor));
+      }
     }),
+    { dispose: () => navigation.forEach((registration) => registration.dispose()) },
   );
   for (const folder of vscode.workspace.workspaceFolders ?? []) startFolder(folder);
   updateStatus();
