@@ -78,24 +78,36 @@ export class DiagnosticsFeed implements vscode.Disposable {
       envelope = await backend.run<WireDiagnostics>('diagnostics.get', params);
     } catch (error) {
       this.#log(`diagnostics.get ${String(params['filePath'])}: ${(error as Error).message}`);
+      this.#retry(document);
       return;
     }
     if (envelope.status !== 'succeeded' || envelope.result === undefined) {
-      // No server for this file (UNAVAILABLE) is normal for plain text; other failures are logged.
-      if (envelope.error?.code !== 'LSP_ACTION_UNAVAILABLE') {
-        this.#log(`diagnostics.get ${String(params['filePath'])}: ${envelope.error?.code} ${envelope.error?.message}`);
-      }
+      // No server for this file (UNAVAILABLE without a reason) is normal for plain text: no retry.
+      // Other failures (a timeout, a crashed server) leave the shown result stale and are asked again.
+      if (envelope.error?.code === 'LSP_ACTION_UNAVAILABLE' && envelope.error.reason === undefined) return;
+      this.#log(`diagnostics.get ${String(params['filePath'])}: ${envelope.error?.code} ${envelope.error?.reason ?? ''} ${envelope.error?.message}`);
+      this.#markStale(document.uri);
+      this.#retry(document);
       return;
     }
     this.apply(backend, { ...envelope.result, workspaceRoot: backend.folder.uri.fsPath });
-    const state = envelope.result.state ?? 'fresh';
+    if ((envelope.result.state ?? 'fresh') === 'fresh') this.#retries.delete(document.uri.toString());
+    else this.#retry(document);
+  }
+
+  /** Asks again later, backing off (1 s, 2 s, 4 s, 8 s, then every 15 s). */
+  #retry(document: vscode.TextDocument): void {
     const key = document.uri.toString();
-    if (state === 'fresh') {
-      this.#retries.delete(key);
-    } else {
-      const attempt = this.#retries.get(key) ?? 0;
-      this.#retries.set(key, attempt + 1);
-      this.schedule(document, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] ?? 15000);
+    const attempt = this.#retries.get(key) ?? 0;
+    this.#retries.set(key, attempt + 1);
+    this.schedule(document, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] ?? 15000);
+  }
+
+  #markStale(uri: vscode.Uri): void {
+    const known = this.#freshness.get(uri.toString());
+    if (known !== undefined && known.state === 'fresh') {
+      this.#freshness.set(uri.toString(), { ...known, state: 'stale' });
+      this.#changed();
     }
   }
 
@@ -126,10 +138,8 @@ export class DiagnosticsFeed implements vscode.Disposable {
    */
   invalidate(uri: vscode.Uri): void {
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const known = this.#freshness.get(uri.toString());
-    if (known !== undefined) this.#freshness.set(uri.toString(), { ...known, state: 'stale' });
+    this.#markStale(uri);
     if (document !== undefined) this.schedule(document, 50);
-    this.#changed();
   }
 
   /**
