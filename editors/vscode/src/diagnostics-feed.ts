@@ -113,7 +113,9 @@ export class DiagnosticsFeed implements vscode.Disposable {
 
   /**
    * Shows a snapshot (a run result or a `diagnostics.updated` event). An older engine version
-   * than the one shown is ignored.
+   * than the one shown is ignored, and so is a not-fresh snapshot of the version already shown
+   * fresh (events and run results may arrive in either order). A not-fresh snapshot of an open
+   * file is asked again later, so the view converges on a fresh one.
    * @param backend the backend it came from
    * @param snapshot the snapshot
    */
@@ -123,13 +125,21 @@ export class DiagnosticsFeed implements vscode.Disposable {
     const uri = vscode.Uri.file(absolutePath(snapshot.filePath, root));
     const key = uri.toString();
     const known = this.#freshness.get(key);
-    if (known?.version !== undefined && snapshot.version !== undefined && snapshot.version < known.version) return;
+    const state = snapshot.state ?? 'fresh';
+    if (known?.version !== undefined && snapshot.version !== undefined) {
+      if (snapshot.version < known.version) return;
+      if (snapshot.version === known.version && known.state === 'fresh' && state !== 'fresh') return;
+    }
     this.collection.set(
       uri,
       snapshot.diagnostics.map((d) => toDiagnostic(vscode, d, root)),
     );
-    this.#freshness.set(key, { state: snapshot.state ?? 'fresh', version: snapshot.version });
+    this.#freshness.set(key, { state, version: snapshot.version });
     this.#changed();
+    if (state !== 'fresh' && !this.#timers.has(key)) {
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      if (document !== undefined) this.#retry(document);
+    }
   }
 
   /**
