@@ -183,7 +183,10 @@ async function phaseHost(rt, chromium) {
       const exited = new Promise((r) => (done = r));
       await page.exposeFunction('codeAutomationLog', (_type, args) => console.log('[exthost]', ...(args ?? [])));
       await page.exposeFunction('codeAutomationExit', (c) => done(c));
-      await page.goto(`http://${authority}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+      await page.goto(`http://${authority}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, {
+        waitUntil: 'domcontentloaded',
+        timeout: 180_000,
+      });
       code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout after 15 min'), 900_000))]);
     } finally {
       await ctx.close();

@@ -61,7 +61,9 @@ async function drive({ page, base, ws, out, pgidFile }) {
     await page.screenshot({ path });
     console.log(`screenshot: ${path}`);
   };
-  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+  // A loaded 2-core machine can take minutes to serve the workbench: generous bounds, no speed claims.
+  page.setDefaultTimeout(2 * MINUTE);
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded', timeout: 3 * MINUTE });
   await page.locator('.monaco-workbench').waitFor({ timeout: 2 * MINUTE });
   const item = page.locator('.statusbar-item', { hasText: 'dsh-lsp-actions' });
   await item.first().waitFor({ state: 'visible', timeout: 3 * MINUTE });
