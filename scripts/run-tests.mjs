@@ -27,6 +27,8 @@ function run(files, concurrency) {
 }
 
 let status = 0;
-if (which === 'unit' || which === 'all') status |= run(find(join(root, 'tests'), '.spec.ts'), 2);
+// The VS Code extension's pure specs run here too; its real-VS-Code layer is `npm run test:vscode`.
+const unitSpecs = () => [...find(join(root, 'tests'), '.spec.ts'), ...find(join(root, 'editors', 'vscode', 'test', 'unit'), '.spec.ts')];
+if (which === 'unit' || which === 'all') status |= run(unitSpecs(), 2);
 if (which === 'e2e' || which === 'all') status |= run(find(join(root, 'tests'), '.e2e.ts'), 1);
 process.exit(status);

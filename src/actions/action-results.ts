@@ -91,7 +91,7 @@ export interface DiagnosticsGetParams extends ReadFileParams {
   waitMs?: number;
 }
 
-/** One diagnostic; `serverId` and `tags` are additive. */
+/** One diagnostic; `serverId`, `tags` and `relatedInformation` are additive. */
 export interface WireDiagnostic {
   severity: WireSeverity;
   range: Range;
@@ -100,6 +100,8 @@ export interface WireDiagnostic {
   code?: string | number;
   serverId: string;
   tags?: number[];
+  /** The server's related locations; `filePath` is absolute. */
+  relatedInformation?: { filePath: string; range: Range; message: string }[];
 }
 
 /** Per-server status (additive). */

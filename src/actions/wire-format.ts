@@ -59,6 +59,13 @@ export function toWireDiagnostic(diagnostic: EngineDiagnostic): WireDiagnostic {
   if (diagnostic.source !== undefined) item.source = diagnostic.source;
   if (diagnostic.code !== undefined) item.code = diagnostic.code;
   if (diagnostic.tags !== undefined && diagnostic.tags.length > 0) item.tags = diagnostic.tags;
+  if (diagnostic.relatedInformation !== undefined && diagnostic.relatedInformation.length > 0) {
+    item.relatedInformation = diagnostic.relatedInformation.map((info) => ({
+      filePath: info.location.path,
+      range: info.location.range,
+      message: info.message,
+    }));
+  }
   return item;
 }
 
