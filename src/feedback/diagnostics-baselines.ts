@@ -46,6 +46,20 @@ export class DiagnosticsBaselines {
   }
 
   /**
+   * @param accept which paths qualify
+   * @param limit how many at most
+   * @returns qualifying paths with a baseline, most recently set or used first
+   */
+  mostRecent(accept: (path: string) => boolean, limit: number): string[] {
+    const out: string[] = [];
+    for (const path of [...this.#entries.keys()].toReversed()) {
+      if (out.length >= limit) break;
+      if (accept(path)) out.push(path);
+    }
+    return out;
+  }
+
+  /**
    * Remembers a fresh, complete list (callers must not pass truncated or non-fresh lists).
    * @param path absolute path
    * @param version the content's filesystem version, when known

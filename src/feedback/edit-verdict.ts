@@ -21,6 +21,8 @@ const FETCH_ITEMS = 1_000;
 const CUTOFF_GRACE_MS = 250;
 /** Written files checked at once. */
 const CONCURRENCY = 4;
+/** Other open files re-checked at most per write, when their server answers by request. */
+const OTHER_FILES_MAX = 8;
 
 /** One file's part of the verdict. */
 export interface FileVerdict {
@@ -48,7 +50,7 @@ export interface EditVerdict {
 /** What computing a verdict needs. */
 export interface EditVerdictDeps {
   runner: Pick<ActionRunner, 'run'>;
-  engine: Pick<LspEngineApi, 'onDiagnostics'>;
+  engine: Pick<LspEngineApi, 'onDiagnostics' | 'openDocuments'>;
   baselines: DiagnosticsBaselines;
   /** `lsp_diagnostics` `changes_only` baselines: a verdict the model saw is its latest check. */
   memory: DiagnosticsMemory;
@@ -92,7 +94,15 @@ export async function computeVerdict(deps: EditVerdictDeps, call: VerdictCall): 
   });
   const ctx: CheckContext = { deps, call, signal, deadline };
   try {
-    const files = await pool(writes, CONCURRENCY, (w) => checkWritten(ctx, w));
+    const checked = await pool(writes, CONCURRENCY, (w) => checkWritten(ctx, w));
+    const files = checked.map((c) => c.verdict);
+    if (checked.some((c) => c.asked)) {
+      // a server that answers by request (pull, tsserver passthrough) re-checks a dependent only
+      // when asked: ask for the open files with a baseline, most recently used first
+      const open = new Set(deps.engine.openDocuments());
+      const candidate = (p: string): boolean => open.has(p) && !written.has(p) && p.startsWith(root + sep);
+      for (const path of deps.baselines.mostRecent(candidate, OTHER_FILES_MAX)) touched.add(path);
+    }
     const others = await pool([...touched], CONCURRENCY, (path) => checkOther(ctx, path));
     return { root, waitMs: deps.waitMs, files: [...files, ...others.filter((f): f is FileVerdict => f !== undefined)] };
   } finally {
@@ -108,22 +118,28 @@ interface CheckContext {
   deadline: number;
 }
 
+/** A written file's verdict, and whether its servers answer by request (so dependents must be asked). */
+interface WrittenCheck {
+  verdict: FileVerdict;
+  asked: boolean;
+}
+
 /** One written file: baseline of the replaced content, then a fresh check of the new content. */
-async function checkWritten(ctx: CheckContext, write: ObservedWrite): Promise<FileVerdict> {
+async function checkWritten(ctx: CheckContext, write: ObservedWrite): Promise<WrittenCheck> {
   const { deps, call } = ctx;
   const verdict = (state: FileVerdict['state']): FileVerdict => ({ path: write.path, written: true, state, compared: false, added: [], resolved: 0 });
-  let baseline: readonly RememberedDiagnostic[] | undefined;
   try {
-    baseline = await baselineOf(ctx, write);
+    const baseline = await baselineOf(ctx, write);
     const result = await fetchDiagnostics(ctx, write.path);
-    if (result.state !== 'fresh') return verdict('pending');
+    const asked = result.servers.some((server) => server.mode === 'pull');
+    if (result.state !== 'fresh') return { verdict: verdict('pending'), asked };
     if (!result.truncated) {
       deps.baselines.set(write.path, write.version, result.diagnostics);
       deps.memory.set(call.sessionId, write.path, result.diagnostics);
     }
-    return judge(deps.severity, write.path, true, baseline, result);
+    return { verdict: judge(deps.severity, write.path, true, baseline, result), asked };
   } catch (error) {
-    return failure(ctx, verdict, error);
+    return { verdict: failure(ctx, verdict, error), asked: false };
   }
 }
 
