@@ -94,8 +94,16 @@ export class DiagnosticsBaselines {
     });
   }
 
-  /** @returns background checks running */
-  get running(): number {
+  /**
+   * @param accept which paths count
+   * @returns the running background checks of those paths
+   */
+  running(accept: (path: string) => boolean): Array<Promise<void>> {
+    return [...this.#inflight.entries()].filter(([key]) => accept(key.slice(0, key.indexOf('\0')))).map(([, job]) => job);
+  }
+
+  /** @returns how many background checks are running */
+  get runningCount(): number {
     return this.#inflight.size;
   }
 

@@ -27,7 +27,7 @@ import { agentOf, sessionKey, WriteTracker, type AgentLike } from './write-track
 /** What edit feedback runs on. */
 export interface EditFeedbackDeps {
   runner: Pick<ActionRunner, 'run'>;
-  engine: Pick<LspEngineApi, 'onDiagnostics' | 'serversFor' | 'openDocuments'>;
+  engine: Pick<LspEngineApi, 'onDiagnostics' | 'serversFor' | 'openDocuments' | 'filesChanged'>;
   config: Config;
   /** The `lsp_diagnostics` `changes_only` baselines (shared: a verdict the model saw is its latest check). */
   memory: DiagnosticsMemory;

@@ -50,7 +50,7 @@ export interface EditVerdict {
 /** What computing a verdict needs. */
 export interface EditVerdictDeps {
   runner: Pick<ActionRunner, 'run'>;
-  engine: Pick<LspEngineApi, 'onDiagnostics' | 'openDocuments'>;
+  engine: Pick<LspEngineApi, 'onDiagnostics' | 'openDocuments' | 'filesChanged'>;
   baselines: DiagnosticsBaselines;
   /** `lsp_diagnostics` `changes_only` baselines: a verdict the model saw is its latest check. */
   memory: DiagnosticsMemory;
@@ -94,7 +94,12 @@ export async function computeVerdict(deps: EditVerdictDeps, call: VerdictCall): 
   });
   const ctx: CheckContext = { deps, call, signal, deadline };
   try {
-    const checked = await pool(writes, CONCURRENCY, (w) => checkWritten(ctx, w));
+    // background checks of this workspace's files describe the text before this write: let them
+    // finish (within the budget) before the servers hear of the write, which would supersede them
+    await raceSignal(Promise.all(deps.baselines.running((p) => p.startsWith(root + sep))).then(() => undefined), signal);
+    const before = await pool(writes, CONCURRENCY, (w) => baselineOf(ctx, w));
+    await announce(ctx, writes);
+    const checked = await pool(writes, CONCURRENCY, (w, i) => checkWritten(ctx, w, before[i]));
     const files = checked.map((c) => c.verdict);
     if (checked.some((c) => c.asked)) {
       // a server that answers by request (pull, tsserver passthrough) re-checks a dependent only
@@ -125,11 +130,10 @@ interface WrittenCheck {
 }
 
 /** One written file: baseline of the replaced content, then a fresh check of the new content. */
-async function checkWritten(ctx: CheckContext, write: ObservedWrite): Promise<WrittenCheck> {
+async function checkWritten(ctx: CheckContext, write: ObservedWrite, baseline: readonly RememberedDiagnostic[] | undefined): Promise<WrittenCheck> {
   const { deps, call } = ctx;
   const verdict = (state: FileVerdict['state']): FileVerdict => ({ path: write.path, written: true, state, compared: false, added: [], resolved: 0 });
   try {
-    const baseline = await baselineOf(ctx, write);
     const result = await fetchDiagnostics(ctx, write.path);
     const asked = result.servers.some((server) => server.mode === 'pull');
     if (result.state !== 'fresh') return { verdict: verdict('pending'), asked };
@@ -156,6 +160,23 @@ async function checkOther(ctx: CheckContext, path: string): Promise<FileVerdict 
   } catch (error) {
     if (ctx.call.signal.aborted) throw error;
     return undefined; // another file's check is best effort; its failure says nothing about this write
+  }
+}
+
+/**
+ * Tells the engine about the writes (as the plugin's own write path does), so every server that
+ * sees the files learns of the change now — open copies re-synced, dependents' held results
+ * invalidated — rather than at the next request that happens to touch them. Best effort: a
+ * failure here shows up in the checks that follow.
+ */
+async function announce(ctx: CheckContext, writes: readonly ObservedWrite[]): Promise<void> {
+  try {
+    await ctx.deps.engine.filesChanged(
+      writes.map((w) => ({ path: w.path, kind: w.previous?.kind === 'absent' ? ('created' as const) : ('changed' as const) })),
+      { signal: ctx.signal },
+    );
+  } catch (error) {
+    if (ctx.call.signal.aborted) throw error;
   }
 }
 
@@ -234,13 +255,13 @@ async function raceSignal(promise: Promise<void>, signal: AbortSignal): Promise<
 }
 
 /** Maps `items` through `fn`, at most `limit` at once, in order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = Array.from({ length: items.length });
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i] as T);
+      out[i] = await fn(items[i] as T, i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
