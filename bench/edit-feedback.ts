@@ -106,6 +106,8 @@ function section(off: RunResult, on: RunResult, facts: { before: string; after: 
     '',
     `Verdicts with the feature on: ${on.kinds.fresh} of ${facts.rounds} fresh within the budget (${on.correct} of them naming exactly the edit's error, or its resolution), ${on.kinds.pending} \`diagnostics pending\`, ${on.kinds.failed} failed, ${on.kinds.none} without a verdict. With it off, ${off.kinds.none} of ${facts.rounds} results carried no verdict.`,
     '',
+    "What the added time is: the written file's check — the engine learning of the write, the server's analysis, and, for a server that pushes diagnostics, its own publish delay plus the engine's settle window (`diagnosticsSettleMs`) before the answer counts as fresh; with a server answering by request (pull, or typescript-language-server's tsserver passthrough) only the analysis. `waitMs` bounds the worst case (a cold or busy server), it is not spent when the answer comes sooner.",
+    '',
     'Samples:',
     '',
     '```text',
