@@ -65,6 +65,27 @@ export interface EditorConfig {
   diagnosticsDebounceMs: number;
 }
 
+/** Lowest severity edit feedback reports as new. */
+export type EditFeedbackSeverity = 'error' | 'warning' | 'info' | 'hint';
+
+/** Edit feedback: the language server's verdict appended to every agent write's result. */
+export interface EditFeedbackConfig {
+  /** Append the verdict to the results of the followed tools. */
+  enabled: boolean;
+  /** How long one write's result waits for a fresh verdict before saying `diagnostics pending`. */
+  waitMs: number;
+  /** Problems listed at most (worst first); the rest are counted. */
+  maxItems: number;
+  /** Characters the appended verdict may hold. */
+  maxChars: number;
+  /** Lowest severity reported as new (`error` reports errors only). */
+  severity: EditFeedbackSeverity;
+  /** Tool names whose successful calls get a verdict for the files they wrote. */
+  tools: string[];
+  /** When an agent reads a file a server handles, check it in the background so a later edit has something to compare with. */
+  baselineOnRead: boolean;
+}
+
 /** The plugin configuration. */
 export interface Config {
   /** Language servers by id. */
@@ -87,6 +108,8 @@ export interface Config {
   maxItems: number;
   /** Editor action protocol backend. */
   editor: EditorConfig;
+  /** Edit feedback on agent writes. */
+  editFeedback: EditFeedbackConfig;
 }
 
 const MS_MAX = 2_147_483_647;
@@ -132,6 +155,20 @@ export const EditorConfig: z<EditorConfig> = z.object({
   diagnosticsDebounceMs: z.natural().max(60_000).default(150),
 }) as z<EditorConfig>;
 
+/** Tools edit feedback follows by default: the harness's file tools and this plugin's write tools. */
+export const EDIT_FEEDBACK_TOOLS = ['write', 'edit', 'lsp_format', 'lsp_code_action', 'lsp_organize_imports', 'lsp_rename'];
+
+/** Schema of the `editFeedback` section. */
+export const EditFeedbackConfig: z<EditFeedbackConfig> = z.object({
+  enabled: z.boolean().default(true),
+  waitMs: positiveMs(3_000),
+  maxItems: z.natural().min(1).default(10),
+  maxChars: z.natural().min(200).default(2_000),
+  severity: z.union(['error', 'warning', 'info', 'hint']).default('warning'),
+  tools: z.array(z.string()).default(EDIT_FEEDBACK_TOOLS),
+  baselineOnRead: z.boolean().default(true),
+}) as z<EditFeedbackConfig>;
+
 /** The plugin's Config schema; cordis validates it at load, so misconfiguration fails naming the key. */
 export const Config: z<Config> = z.object({
   servers: z.dict(ServerConfig).default({}),
@@ -144,6 +181,7 @@ export const Config: z<Config> = z.object({
   maxResultChars: z.natural().min(200).default(20_000),
   maxItems: z.natural().min(1).default(50),
   editor: EditorConfig.default({} as EditorConfig),
+  editFeedback: EditFeedbackConfig.default({} as EditFeedbackConfig),
 }) as z<Config>;
 
 /**

@@ -3,7 +3,8 @@
  *
  * A cordis namespace plugin (`name`, `inject`, `Config`, `apply`; no default export). `apply`
  * only wires: engine (warm servers, persistent documents) → write path and permission gate →
- * one action registry → the faces (model tools; the editor protocol when `editor.enabled`).
+ * one action registry → the faces (model tools with edit feedback on agent writes; the editor
+ * protocol when `editor.enabled`).
  */
 import type { Context } from '@deepseek-ai/cordis';
 import { ActionRegistry } from './actions/action-registry.ts';
@@ -12,10 +13,12 @@ import { BUILTIN_ACTIONS } from './actions/builtin-actions.ts';
 import type { Config } from './config.ts';
 import { FsWorkspaceWriter } from './edits/workspace-writer.ts';
 import { startEditorBackend } from './editor/start-editor-backend.ts';
+import { startEditFeedback } from './feedback/edit-feedback.ts';
 import type { LspActionsApi } from './lsp-actions-api.ts';
 import { LspEngine, resolveServerExecutables } from './lsp/lsp-engine.ts';
 import { SandboxWriteAuthorizer } from './permission/sandbox-write-authorizer.ts';
 import { withEmbeddedServers } from './presets/embedded-typescript.ts';
+import { DiagnosticsMemory } from './tools/diagnostics-memory.ts';
 import { registerLspTools } from './tools/register-lsp-tools.ts';
 
 export { Config } from './config.ts';
@@ -53,7 +56,10 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   const writer = new FsWorkspaceWriter(ctx, ctx.fs);
   const runner = new ActionRunner(registry, { engine, writer, config }, authorizer, ctx.fs);
 
-  registerLspTools(ctx, { runner, authorizer, config });
+  // `changes_only` baselines, shared with edit feedback: a verdict the model saw is its latest check
+  const memory = new DiagnosticsMemory(config.maxOpenDocuments);
+  registerLspTools(ctx, { runner, authorizer, config }, memory);
+  startEditFeedback(ctx, { runner, engine, config, memory, log: (level, message) => logger[level](message) });
   const api: LspActionsApi = { runner, engine, registry, config };
   ctx.provide('lspActions', api);
 

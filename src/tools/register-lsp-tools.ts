@@ -59,10 +59,14 @@ export function buildLspTools(deps: DiagnosticsToolDeps, memory: DiagnosticsMemo
  * Registers the `lsp_*` tools on `ctx.tools`.
  * @param ctx cordis context with the `tools` service
  * @param deps the action runner, the write authorizer and the plugin config
+ * @param memory the `changes_only` baselines, when shared with another feature (edit feedback); default: a new one
  */
-export function registerLspTools(ctx: Context, deps: { runner: ActionRunner; authorizer: WriteAuthorizer; config: Config }): void {
+export function registerLspTools(
+  ctx: Context,
+  deps: { runner: ActionRunner; authorizer: WriteAuthorizer; config: Config },
   // One (session, file) baseline per document the engine may keep open.
-  const memory = new DiagnosticsMemory(deps.config.maxOpenDocuments);
+  memory = new DiagnosticsMemory(deps.config.maxOpenDocuments),
+): void {
   ctx.effect(() => () => memory.clear(), 'lsp-actions:diagnostics-memory');
   ctx.on('agent/disposed', ({ agent }: { agent: Agent }) => memory.forgetSession(String(agent.id)));
   // The harness fs, when mounted, is how a workspace check finds the source files.

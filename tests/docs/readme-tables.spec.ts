@@ -31,7 +31,7 @@ function firstColumn(table: string): string[] {
 
 function keysOf(value: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, v]) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) && key === 'editor'
+    v !== null && typeof v === 'object' && !Array.isArray(v) && (key === 'editor' || key === 'editFeedback')
       ? keysOf(v as Record<string, unknown>, `${prefix}${key}.`)
       : [`${prefix}${key}`],
   );
@@ -44,7 +44,8 @@ test('the Config table lists exactly the keys the schema accepts, with their def
   const documented = firstColumn(section(readme, 'Config')).sort();
   assert.deepEqual(documented, expected);
   const defaults = resolveConfig({});
-  for (const [key, value] of Object.entries(defaults)) {
+  const nested = Object.entries(defaults.editFeedback).map(([key, value]) => [`editFeedback.${key}`, value] as const);
+  for (const [key, value] of [...Object.entries(defaults), ...nested]) {
     if (typeof value === 'number' || typeof value === 'boolean') {
       assert.match(section(readme, 'Config'), new RegExp(`\\| \`${key}\` \\| \`${String(value)}\` \\|`), `${key} default`);
     }

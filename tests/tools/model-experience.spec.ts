@@ -26,7 +26,11 @@ describe('Model Experience section', () => {
     await ctx.plugin(ToolRuntime);
     await ctx.plugin({ name: 't', inject: ['tools'], apply: (c: Context) => registerLspTools(c, { runner: deps.runner as ActionRunner, authorizer: deps.authorizer as WriteAuthorizer, config: deps.config }) });
     const sections = doc.split(/^### /m).slice(1);
-    assert.deepEqual(sections.map((s) => s.slice(0, s.indexOf('\n'))), LSP_TOOL_NAMES.map((n) => `\`${n}\``));
+    // one H3 per tool, then one per other model-context entry (edit feedback on writes)
+    assert.deepEqual(sections.map((s) => s.slice(0, s.indexOf('\n'))), [...LSP_TOOL_NAMES.map((n) => `\`${n}\``), 'Edit feedback']);
+    for (const h4 of ['#### What the model sees', '#### Token effect', '#### KV Cache effect']) {
+      assert.ok(sections.at(-1)?.includes(`\n${h4}\n`), `Edit feedback: ${h4}`);
+    }
     for (const [i, name] of LSP_TOOL_NAMES.entries()) {
       const section = sections[i] ?? '';
       for (const h4 of ['#### What the model sees', '#### Token effect', '#### KV Cache effect']) assert.ok(section.includes(`\n${h4}\n`), `${name}: ${h4}`);
