@@ -118,9 +118,9 @@ describe('server pool', () => {
       makeConfig({ fake: fakeEntry({ delayMs: { 'textDocument/hover': 200 } }, { rootMarkers: ['marker'] }) }, { maxLiveServers: 2 }),
     );
     let peak = 0;
-    let sampling = true;
+    const sampling = { on: true };
     const sampler = (async () => {
-      while (sampling) {
+      while (sampling.on) {
         peak = Math.max(peak, f.engine.liveServers().filter((s) => s.state !== 'stopping').length);
         await new Promise((r) => setImmediate(r));
       }
@@ -134,13 +134,13 @@ describe('server pool', () => {
       );
       const results = await Promise.allSettled(targets.map((t) => f.engine.hover(t, { line: 0, character: 1 })));
       assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
-      sampling = false;
+      sampling.on = false;
       await sampler;
       assert.ok(peak <= 2, `at most 2 live servers at once, saw ${peak}`);
       assert.ok(f.engine.liveServers().length <= 2);
       assert.ok(f.logs.some((l) => /waiting for one of 2 live servers/.test(l)), 'the extra starts waited');
     } finally {
-      sampling = false;
+      sampling.on = false;
       await sampler;
       await f.close();
     }
