@@ -111,7 +111,7 @@ for (const mode of ['read-only', 'workspace-write', 'danger-full-access'] as con
       serve.send({ jsonrpc: '2.0', id: 'list', method: 'lsp.actions.list', params: {} });
       const actions = ((await serve.response('list'))['result'].actions as Array<{ action: string }>).map((a) => a.action);
       assert.ok(actions.length >= 10, `catalog: ${actions.join(', ')}`);
-      const before_ = await stat(canary);
+      const canaryBefore = await stat(canary);
       let n = 0;
       const refusals: string[] = [];
       for (const action of actions) {
@@ -135,10 +135,10 @@ for (const mode of ['read-only', 'workspace-write', 'danger-full-access'] as con
       assert.equal(inside['result'].state, 'fresh');
       assert.equal(inside['result'].diagnostics.length, 1);
 
-      const after_ = await stat(canary);
+      const canaryAfter = await stat(canary);
       assert.equal(await readFile(canary, 'utf8'), CANARY_TEXT, '0 writes');
-      assert.equal(after_.mtimeMs, before_.mtimeMs, '0 writes');
-      assert.equal(after_.atimeMs, before_.atimeMs, '0 reads (access time unchanged)');
+      assert.equal(canaryAfter.mtimeMs, canaryBefore.mtimeMs, '0 writes');
+      assert.equal(canaryAfter.atimeMs, canaryBefore.atimeMs, '0 reads (access time unchanged)');
       await readFile(control);
       const moved = (await stat(control)).atimeMs !== new Date(2001, 0, 1).getTime();
       assert.ok(moved, 'the access-time detector works on this file system (a read of the control file moved it)');
