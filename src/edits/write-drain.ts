@@ -7,6 +7,7 @@
  * It also serialises the write phase per workspace root: one journal slot per workspace means
  * one commit at a time there (the engine requests before it still run concurrently).
  */
+import { raceAbort } from '../race-abort.ts';
 
 /** Settles of the commits in flight. */
 const inFlight = new Set<Promise<unknown>>();
@@ -23,14 +24,13 @@ const rootTails = new Map<string, Promise<void>>();
  */
 export async function runExclusiveWrite<T>(root: string, commit: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const previous = rootTails.get(root) ?? Promise.resolve();
-  let release = (): void => {};
-  const mine = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const gate = openGate();
+  const mine = gate.closed;
+  const release = gate.open;
   const tail = previous.then(() => mine);
   rootTails.set(root, tail);
   try {
-    await untilSettledOrAborted(previous, signal);
+    await raceAbort(previous.then(() => undefined, () => undefined), signal);
     const running = commit();
     inFlight.add(running);
     try {
@@ -64,21 +64,11 @@ export function writesInFlight(): number {
   return inFlight.size;
 }
 
-async function untilSettledOrAborted(wait: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  const settled = wait.then(
-    () => undefined,
-    () => undefined,
-  );
-  if (signal === undefined) return settled;
-  if (signal.aborted) throw signal.reason;
-  let onAbort = (): void => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+/** @returns a promise (`closed`) that resolves when `open` is called */
+function openGate(): { closed: Promise<void>; open: () => void } {
+  const gate: { closed?: Promise<void>; open: () => void } = { open: () => undefined };
+  gate.closed = new Promise<void>((resolve) => {
+    gate.open = resolve;
   });
-  try {
-    await Promise.race([settled, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
+  return gate as { closed: Promise<void>; open: () => void };
 }

@@ -34,6 +34,7 @@ import { normalizeHover, normalizeInlayHints, normalizeSignatureHelp } from './n
 import { normalizeDocumentSymbols, normalizeWorkspaceSymbols } from './normalize-symbols.ts';
 import { normalizeTextEdits, normalizeWorkspaceEdit } from './normalize-workspace-edit.ts';
 import type { ServerSessions, Session } from './server-sessions.ts';
+import { raceAbort } from '../race-abort.ts';
 
 const textDocument = (s: Session): { uri: string } => ({ uri: s.doc.uri });
 
@@ -162,7 +163,7 @@ export class EngineRequests {
         try {
           return await s.client.withApplyEditRoute(route, () => s.client.request('workspace/executeCommand', params, signal));
         } finally {
-          await Promise.allSettled([...writing]);
+          await Promise.allSettled(writing);
         }
       });
     });
@@ -171,14 +172,13 @@ export class EngineRequests {
   /** Runs `fn` once the server's previous command (if any) has settled; an abort while waiting rejects. */
   private async oneCommandAt<T>(client: LanguageClient, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
     const previous = this.commandTails.get(client) ?? Promise.resolve();
-    let release = (): void => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const gate = openGate();
+    const mine = gate.closed;
+    const release = gate.open;
     const tail = previous.then(() => mine);
     this.commandTails.set(client, tail);
     try {
-      await waitOrAbort(previous, signal);
+      await raceAbort(previous, signal);
       return await fn();
     } finally {
       release();
@@ -304,28 +304,19 @@ export class EngineRequests {
   }
 }
 
-/** Resolves when `wait` settles; rejects with the abort reason if `signal` aborts first. */
-async function waitOrAbort(wait: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) {
-    await wait;
-    return;
-  }
-  signal.throwIfAborted();
-  let onAbort = (): void => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    await Promise.race([wait, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
 
 function mergeOrThrow<T>(outcomes: Array<{ value?: T[]; error?: ActionError }>): T[] {
   const ok = outcomes.filter((o) => o.error === undefined);
   const firstError = outcomes.find((o) => o.error !== undefined)?.error;
   if (ok.length === 0 && firstError !== undefined) throw firstError;
   return ok.flatMap((o) => o.value ?? []);
+}
+
+/** @returns a promise (`closed`) that resolves when `open` is called */
+function openGate(): { closed: Promise<void>; open: () => void } {
+  const gate: { closed?: Promise<void>; open: () => void } = { open: () => undefined };
+  gate.closed = new Promise<void>((resolve) => {
+    gate.open = resolve;
+  });
+  return gate as { closed: Promise<void>; open: () => void };
 }
