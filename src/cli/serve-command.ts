@@ -10,6 +10,7 @@
  * sandbox's workspace root and the fs cwd).
  */
 import { Console } from 'node:console';
+import { drainWrites } from '../edits/write-drain.ts';
 import { compositionToYaml, PLUGIN_ROW_ID } from './default-composition.ts';
 import { type CliIo, resolveWorkspace, writeAll } from './cli-io.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
@@ -83,10 +84,12 @@ export async function runServe(cmd: ServeCommand, io: CliIo, stopped: Promise<St
   ]);
   watch.abort();
   log.info('stopping (%s)', reason);
-  // Place for the write path's drain (helper c10): a stop must never half-apply a write. The
-  // editor backend's disposer below aborts runs in flight; a write already committing finishes
-  // inside the writer before its run settles, and the disposer awaits every run.
+  // A stop never half-applies a write: runs are aborted by the dispose below, but a write that
+  // already began commits or rolls back first (src/edits/write-drain.ts) — awaited before and
+  // after the dispose, since a run may begin its commit while being aborted.
+  await drainWrites();
   const clean = await booted.dispose();
+  await drainWrites();
   if (!clean) io.stderr.write('warning: shutdown did not finish in time; remaining processes are terminated at exit\n');
   await flushed(io.stdout);
   return EXIT_CODES[reason];
