@@ -88,7 +88,7 @@ export function containsTarget(fs: ContainmentFs, root: FsTarget, target: FsTarg
 export async function confineRoot(fs: ContainmentFs, allowed: readonly string[], root: string, signal?: AbortSignal): Promise<void> {
   const real = await resolveReal(fs, root, { field: 'params.workspaceRoot', signal });
   for (const folder of allowed) {
-    if (!isLexicallyInside(folder, root)) continue;
+    // real locations only: a folder given through a link still serves roots named by their real path
     const folderReal = await resolveReal(fs, folder, { field: 'workspace folder', signal });
     if (containsTarget(fs, folderReal, real)) return;
   }
