@@ -5,6 +5,10 @@
  * disposes everything — every language server process included — and exits 0.
  */
 import { Console } from 'node:console';
+import { rm } from 'node:fs/promises';
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import { recoverAtStart } from '../edits/startup-recovery.ts';
+import { drainWrites } from '../edits/write-drain.ts';
 import { compositionToYaml } from './default-composition.ts';
 import { type CliIo, resolveWorkspace, writeAll } from './cli-io.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
@@ -54,10 +58,17 @@ export async function runServe(cmd: ServeCommand, io: CliIo, stopped: Promise<St
   } else {
     log.info('serving lsp-actions/v1 on stdio for %s (servers: %s)', workspace, Object.keys(api.config.servers).join(', '));
   }
+  const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
+  if (fs !== undefined) {
+    // An edit a crash (SIGKILL, power loss) left half-applied is put back before serving.
+    await recoverAtStart(fs, [workspace], { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => log.warn(line) });
+  }
   ensureEndIsSeen(io.stdin);
   const reason = await stopped;
   log.info('stopping (%s)', reason);
   const clean = await booted.dispose();
+  // Runs were aborted by dispose: a write in progress rolls back (or finishes) before we exit.
+  await drainWrites();
   if (!clean) io.stderr.write('warning: shutdown did not finish in time; remaining processes are terminated at exit\n');
   return EXIT_CODES[reason];
 }
