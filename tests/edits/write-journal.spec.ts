@@ -178,9 +178,9 @@ describe('write journal and recovery (issue 10)', () => {
 
   it('drainWrites resolves only after a write in progress has committed', async () => {
     const fs = bed.h.ctx.fs;
-    let release: () => void = () => undefined;
+    const opener: { open?: () => void } = {};
     const gate = new Promise<void>((resolve) => {
-      release = resolve;
+      opener.open = resolve;
     });
     const slow = Object.create(fs, {
       writeText: {
@@ -196,7 +196,7 @@ describe('write journal and recovery (issue 10)', () => {
     const drain = drainWrites().then(() => (drained = true));
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(drained, false);
-    release();
+    opener.open?.();
     await drain;
     await writing;
     assert.equal(bed.ws.read('b.ts'), B_AFTER, 'committed before the drain resolved');
