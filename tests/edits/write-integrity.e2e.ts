@@ -155,11 +155,11 @@ describe('write integrity against serve + typescript-language-server (issue 10)'
     writeFileSync(join(ws, 'src', 'crlf.ts'), text);
     const result = await editor.run('organizeImports', { filePath: 'src/crlf.ts', workspaceRoot: ws });
     assert.equal(result['status'], 'succeeded', JSON.stringify(result));
-    const after = readFileSync(join(ws, 'src', 'crlf.ts'), 'utf8');
-    assert.notEqual(after, text, 'the imports were merged');
-    assert.ok(after.startsWith('\uFEFF'), 'BOM kept');
-    assert.equal(after.replaceAll('\r\n', '').includes('\n'), false, `no bare LF: ${JSON.stringify(after)}`);
-    assert.match(after, /import \{ CONST_VALUE, helperFn \} from '\.\/lib\.js';\r\n/);
+    const organized = readFileSync(join(ws, 'src', 'crlf.ts'), 'utf8');
+    assert.notEqual(organized, text, 'the imports were merged');
+    assert.ok(organized.startsWith('\uFEFF'), 'BOM kept');
+    assert.equal(organized.replaceAll('\r\n', '').includes('\n'), false, `no bare LF: ${JSON.stringify(organized)}`);
+    assert.match(organized, /import \{ CONST_VALUE, helperFn \} from '\.\/lib\.js';\r\n/);
   });
 });
 
