@@ -89,6 +89,8 @@ export class ActionRunner {
       );
       await this.#confineFiles(params, root, signal);
       if (signal.aborted) throw abortError(signal);
+      // An edit a crash left half-applied here is put back before anything reads the workspace.
+      await this.#services.writer.prepare?.(root);
       const write = def.writes
         ? await this.#authorizer.authorize({
             root,

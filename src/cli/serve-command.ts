@@ -10,6 +10,9 @@
  * sandbox's workspace root and the fs cwd).
  */
 import { Console } from 'node:console';
+import { rm } from 'node:fs/promises';
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import { recoverAtStart } from '../edits/startup-recovery.ts';
 import { drainWrites } from '../edits/write-drain.ts';
 import { compositionToYaml, PLUGIN_ROW_ID } from './default-composition.ts';
 import { type CliIo, resolveWorkspace, writeAll } from './cli-io.ts';
@@ -71,6 +74,11 @@ export async function runServe(cmd: ServeCommand, io: CliIo, stopped: Promise<St
     log.warn('the composition runs dsh-lsp-actions with editor.enabled false: nothing serves the editor protocol');
   } else {
     log.info('serving lsp-actions/v1 on stdio for %s (servers: %s)', folders.join(', '), Object.keys(api.config.servers).join(', '));
+  }
+  const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
+  if (fs !== undefined) {
+    // An edit a crash (SIGKILL, power loss) left half-applied is put back before serving.
+    await recoverAtStart(fs, folders, { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => log.warn(line) });
   }
   ensureEndIsSeen(io.stdin);
   const editorClosed = api?.config.editor.enabled ? api.editorClosed : undefined;

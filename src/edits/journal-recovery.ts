@@ -66,7 +66,11 @@ export async function recoverWrites(fs: RecoveryFs, root: string, options: Recov
   }
   await sweepStaging(fs, root, entry, options, report);
   if (!failed) {
-    await writeJournal(fs, journal, undefined, options.policy);
+    // Removing a staging folder can change the journal's version (a create publishes by hard
+    // link, so dropping the staged name changes the link count): re-read it, same entry or stop.
+    const fresh = await readJournal(fs, root);
+    if (fresh.entry?.pid !== entry.pid || fresh.entry.startedAt !== entry.startedAt) return report;
+    await writeJournal(fs, fresh, undefined, options.policy);
     report.cleared = true;
   }
   return report;
@@ -77,7 +81,7 @@ export async function recoverWrites(fs: RecoveryFs, root: string, options: Recov
  * @returns one line saying what was done
  */
 export function describeRecovery(report: RecoveryReport): string {
-  const parts = [`recovered an interrupted edit in ${report.root}:`];
+  const parts = [`recovered an interrupted edit in ${report.root}`];
   parts.push(report.restored.length > 0 ? `restored ${report.restored.join(', ')}` : 'no file needed restoring');
   if (report.untouched.length > 0) parts.push(`untouched ${report.untouched.join(', ')}`);
   if (report.unrestored.length > 0) parts.push(`NOT restored ${report.unrestored.map((u) => `${u.path} (${u.reason})`).join('; ')}`);

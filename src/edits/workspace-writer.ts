@@ -51,6 +51,8 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
   /** The fs the journal is kept through: the context's own `ctx.fs` (tests may wrap `fs`). */
   readonly #journalFs: FileSystem;
   readonly #onRecovered: (report: RecoveryReport) => void;
+  /** Roots whose journal this writer has checked. */
+  readonly #checked = new Set<string>();
 
   /**
    * @param ctx cordis context: the `fs/write-intent` waterfall and `fs/observed` events run on it
@@ -84,9 +86,26 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     return runExclusiveWrite(request.root, () => this.#applyLocked(request), signal);
   }
 
+  /**
+   * Recovers an edit interrupted in `root` (crash, failed rollback) before anything reads the
+   * workspace; once per root and writer. Never throws: what it did (or could not do) goes to
+   * `onRecovered`, and a write in a root that could not be recovered is refused by `apply`.
+   * @param root the workspace root
+   */
+  async prepare(root: string): Promise<void> {
+    if (this.#checked.has(root)) return;
+    this.#checked.add(root);
+    try {
+      await runExclusiveWrite(root, () => this.#recoverFirst(root, undefined));
+    } catch {
+      // reported through onRecovered; apply() refuses to write on top of it
+    }
+  }
+
   async #applyLocked(request: WriteRequest): Promise<WriteResult> {
     const { signal, policy, actor } = request;
     if (signal?.aborted) throw abortError(signal);
+    this.#checked.add(request.root);
     let journal = await this.#recoverFirst(request.root, policy);
     const files = await preflight(this.#fs, {
       root: request.root,

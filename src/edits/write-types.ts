@@ -59,4 +59,6 @@ export interface WriteResult {
  */
 export interface WorkspaceWriter {
   apply(request: WriteRequest): Promise<WriteResult>;
+  /** Recovers an edit a crash left half-applied in `root`, before the first action there reads it. */
+  prepare?(root: string): Promise<void>;
 }
