@@ -63,6 +63,11 @@ export interface EditorConfig {
   maxLineBytes: number;
   /** Debounce for unsolicited `diagnostics.updated` events. */
   diagnosticsDebounceMs: number;
+  /**
+   * Absolute workspace folders served (`serve --workspace`, repeatable): every request's
+   * `workspaceRoot` must lie inside one of them. Empty: the fs seam's cwd is the one folder.
+   */
+  workspaceRoots: string[];
 }
 
 /** Lowest severity edit feedback reports as new. */
@@ -153,6 +158,7 @@ export const EditorConfig: z<EditorConfig> = z.object({
   diagnosticsCacheMaxFiles: z.natural().min(1).default(64),
   maxLineBytes: z.natural().min(1024).default(16 * 1024 * 1024),
   diagnosticsDebounceMs: z.natural().max(60_000).default(150),
+  workspaceRoots: z.array(z.string()).default([]),
 }) as z<EditorConfig>;
 
 /** Tools edit feedback follows by default: the harness's file tools and this plugin's write tools. */

@@ -61,9 +61,14 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   registerLspTools(ctx, { runner, authorizer, config }, memory);
   startEditFeedback(ctx, { runner, engine, config, memory, log: (level, message) => logger[level](message) });
   const api: LspActionsApi = { runner, engine, registry, config };
+  let editorClosed: ((why: 'eof' | 'output-closed') => void) | undefined;
+  if (config.editor.enabled) api.editorClosed = new Promise((resolve) => (editorClosed = resolve));
   ctx.provide('lspActions', api);
 
   if (config.editor.enabled) {
-    ctx.effect(() => startEditorBackend(ctx, { runner, engine, config: config.editor }), 'lsp-actions:editor');
+    ctx.effect(
+      () => startEditorBackend(ctx, { runner, engine, config: config.editor, onClose: (why) => editorClosed?.(why) }),
+      'lsp-actions:editor',
+    );
   }
 }

@@ -13,6 +13,12 @@ export interface LspActionsApi {
   engine: LspEngineApi;
   registry: ActionRegistry;
   config: Config;
+  /**
+   * Present when the editor backend serves stdio (`editor.enabled`): settles once its input
+   * ended and every accepted request was answered and flushed (`eof`), or its output's reader
+   * went away (`output-closed`). The `serve` command stops on it.
+   */
+  editorClosed?: Promise<'eof' | 'output-closed'>;
 }
 
 declare module '@deepseek-ai/cordis' {

@@ -13,4 +13,6 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   '__pycache__',
   '.venv',
   'venv',
+  // this package's write journal (src/edits/write-journal.ts)
+  '.dsh-lsp-actions',
 ]);

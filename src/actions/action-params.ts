@@ -157,13 +157,18 @@ export class ActionParams {
     }
   }
 
-  /** @returns the escalation pair, as sent (the runner's caller resolves it) */
+  /** @returns the write fields: the escalation pair, as sent (the runner's caller resolves it), and `expectedSha256` */
   escalation(): EscalationParams {
     const out: EscalationParams = {};
     const permissions = this.string('sandbox_permissions');
     const justification = this.string('justification');
+    const expected = this.string('expectedSha256');
     if (permissions !== undefined) out.sandbox_permissions = permissions;
     if (justification !== undefined) out.justification = justification;
+    if (expected !== undefined) {
+      if (!/^[0-9a-fA-F]{64}$/.test(expected)) throw invalid('params.expectedSha256 must be 64 hex digits (the SHA-256 of the document text)');
+      out.expectedSha256 = expected.toLowerCase();
+    }
     return out;
   }
 }

@@ -56,10 +56,19 @@ export interface ReadFileParams extends FileParams {
   text?: string;
 }
 
-/** The official escalation pair a write action may carry (the runner's caller resolves it). */
+/**
+ * The fields every write action takes: the official escalation pair (the runner's caller resolves
+ * it) and the editor's pin of what it saw.
+ */
 export interface EscalationParams {
   sandbox_permissions?: string;
   justification?: string;
+  /**
+   * Lowercase hex SHA-256 of the UTF-8 text (BOM excluded) of the `filePath` document as the
+   * editor last saw it; when the text the edit is computed against differs, the action fails with
+   * `LSP_ACTION_CONFLICT` (reason `pin-mismatch`) and writes nothing.
+   */
+  expectedSha256?: string;
 }
 
 /** Count-capped lists say whether they were cut and how many there were. */

@@ -2,8 +2,9 @@ import type { Agent } from '@deepseek-ai/dsh-agent';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { SandboxMode } from '@deepseek-ai/dsh-sandbox';
 import type { Session } from '@deepseek-ai/dsh-session';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { abortError, ActionError, isActionError } from '../errors.ts';
+import { confinePath, confineRoot, containsTarget, isLexicallyInside, resolveReal } from '../workspace-containment.ts';
 import type { WriteAuthorizer } from '../permission/write-authorizer-types.ts';
 import type { ActionServices } from './action-definition.ts';
 import type { ActionRegistry } from './action-registry.ts';
@@ -27,11 +28,18 @@ export interface RunRequest {
   toolName: string;
   /** When set, `workspaceRoot` must lie inside this directory (the bound session's cwd). */
   containingRoot?: string;
+  /**
+   * When set, `workspaceRoot` must lie inside one of these folders with symbolic links followed
+   * (the folders `serve` was started with), else `LSP_ACTION_OUTSIDE_WORKSPACE`.
+   */
+  containingRoots?: readonly string[];
 }
 
 /**
  * Runs registry actions: unknown id → `LSP_ACTION_UNKNOWN`, params validated, workspace root
- * checked, write permission decided before any server round-trip, aborts mapped to
+ * checked and confined (`containingRoots`), every file the params name (`filePath`,
+ * `filePaths`) confined to the root with symbolic links followed (src/workspace-containment.ts;
+ * reads and writes alike, whatever the sandbox mode), write permission decided before any server round-trip, aborts mapped to
  * `LSP_ACTION_TIMEOUT` / `LSP_ACTION_CANCELLED`, anything unexpected wrapped as
  * `LSP_ACTION_SERVER_FAILED` with its message.
  */
@@ -39,7 +47,7 @@ export class ActionRunner {
   readonly #registry: ActionRegistry;
   readonly #services: ActionServices;
   readonly #authorizer: WriteAuthorizer;
-  readonly #fs: Pick<FileSystem, 'resolve' | 'stat'>;
+  readonly #fs: Pick<FileSystem, 'resolve' | 'stat' | 'contains'>;
 
   /**
    * @param registry the action registry
@@ -51,7 +59,7 @@ export class ActionRunner {
     registry: ActionRegistry,
     services: ActionServices,
     authorizer: WriteAuthorizer,
-    fs: Pick<FileSystem, 'resolve' | 'stat'>,
+    fs: Pick<FileSystem, 'resolve' | 'stat' | 'contains'>,
   ) {
     this.#registry = registry;
     this.#services = services;
@@ -76,10 +84,13 @@ export class ActionRunner {
       const params = def.parse(request.params ?? {});
       const root = await this.#checkRoot(
         (params as { workspaceRoot?: unknown }).workspaceRoot,
-        request.containingRoot,
+        request,
         signal,
       );
+      await this.#confineFiles(params, root, signal);
       if (signal.aborted) throw abortError(signal);
+      // An edit a crash left half-applied here is put back before anything reads the workspace.
+      await this.#services.writer.prepare?.(root);
       const write = def.writes
         ? await this.#authorizer.authorize({
             root,
@@ -99,7 +110,26 @@ export class ActionRunner {
     }
   }
 
-  async #checkRoot(raw: unknown, containing: string | undefined, signal: AbortSignal): Promise<string> {
+  /** Every file the params name must lie inside the root, symbolic links followed. */
+  async #confineFiles(params: unknown, root: string, signal: AbortSignal): Promise<void> {
+    const p = params as { filePath?: unknown; filePaths?: unknown };
+    if (typeof p.filePath === 'string') await confinePath(this.#fs, root, p.filePath, { field: 'params.filePath', signal });
+    if (Array.isArray(p.filePaths)) {
+      for (const [i, filePath] of p.filePaths.entries()) {
+        if (typeof filePath === 'string') await confinePath(this.#fs, root, filePath, { field: `params.filePaths[${i}]`, signal });
+      }
+    }
+  }
+
+  /** The bound session's cwd contains the root as written and with symbolic links followed. */
+  async #insideSessionRoot(containing: string, root: string, signal: AbortSignal): Promise<boolean> {
+    if (!isInside(resolve(containing), root)) return false;
+    const folder = await resolveReal(this.#fs, containing, { field: 'the session cwd', signal });
+    return containsTarget(this.#fs, folder, await resolveReal(this.#fs, root, { field: 'params.workspaceRoot', signal }));
+  }
+
+  async #checkRoot(raw: unknown, request: RunRequest, signal: AbortSignal): Promise<string> {
+    const containing = request.containingRoot;
     if (typeof raw !== 'string' || raw.trim() === '' || !isAbsolute(raw)) {
       throw new ActionError(
         'LSP_ACTION_WORKSPACE_REQUIRED',
@@ -107,13 +137,15 @@ export class ActionRunner {
       );
     }
     const root = resolve(raw);
-    if (containing !== undefined && !isInside(resolve(containing), root)) {
+    if (containing !== undefined && !(await this.#insideSessionRoot(containing, root, signal))) {
       throw new ActionError(
         'LSP_ACTION_WORKSPACE_REQUIRED',
         `workspace root ${root} is outside the bound session's workspace ${containing}`,
         { paths: [root, containing] },
       );
     }
+    // outside the served folders: refused before the root is even looked at
+    if (request.containingRoots !== undefined) await confineRoot(this.#fs, request.containingRoots, root, signal);
     let info;
     try {
       info = await this.#fs.stat(await this.#fs.resolve(root, { signal }), signal);
@@ -134,8 +166,7 @@ export class ActionRunner {
  * @returns whether child is parent or lies below it (lexically)
  */
 export function isInside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  return isLexicallyInside(parent, child);
 }
 
 /**

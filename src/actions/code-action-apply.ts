@@ -9,7 +9,7 @@
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
 import type { CodeActionApplyParams, CodeActionApplyResult } from './action-results.ts';
-import { type AppliedEdit, applyWorkspaceEdit } from './apply-workspace-edit.ts';
+import { type AppliedEdit, applyWorkspaceEdit, tieFor } from './apply-workspace-edit.ts';
 import { chooseCodeAction, mergeWrites, parseCodeActionSelect, runCodeActionCommand } from './code-action-flow.ts';
 
 /**
@@ -33,13 +33,13 @@ export const codeActionApplyAction: ActionDefinition<CodeActionApplyParams, Code
   async run(params, services, invocation) {
     const chosen = await chooseCodeAction(services, invocation, params, params.only ?? [], 'code action');
     const { item, file } = chosen;
-    const writes: AppliedEdit[] = [];
-    if (item.edit) writes.push(await applyWorkspaceEdit(services, invocation, item.edit));
+    let writes: AppliedEdit[] = [];
+    if (item.edit) writes.push(await applyWorkspaceEdit(services, invocation, item.edit, tieFor(item.basis, file.path, params.expectedSha256)));
     const runCommand = item.command !== undefined && params.runCommand !== false;
     let failure;
     if (runCommand) {
-      const outcome = await runCodeActionCommand(services, invocation, chosen);
-      writes.push(...outcome.writes);
+      const outcome = await runCodeActionCommand(services, invocation, chosen, writes, params.expectedSha256);
+      writes = outcome.writes;
       failure = outcome.failure;
     }
     const merged = mergeWrites(writes);

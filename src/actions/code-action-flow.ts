@@ -5,11 +5,11 @@
  * going through the same write path as any other edit — never around it.
  */
 import { ActionError, isActionError } from '../errors.ts';
-import type { ApplyEditHandler, CodeActionItem, Range } from '../lsp/engine-types.ts';
+import type { ApplyEditHandler, CodeActionItem, NormalizedWorkspaceEdit, Range } from '../lsp/engine-types.ts';
 import type { ActionInvocation, ActionServices } from './action-definition.ts';
 import type { ActionParams } from './action-params.ts';
 import type { CodeActionSelectParams, FileEditCount } from './action-results.ts';
-import { type AppliedEdit, applyWorkspaceEdit } from './apply-workspace-edit.ts';
+import { type AppliedEdit, applyWorkspaceEdit, revertApplied, tieFor } from './apply-workspace-edit.ts';
 import { disabledReason, filterByKind, firstErrorRange, resolveIfNeeded, selectCodeAction } from './code-action-select.ts';
 import { type FileTarget, resolveFileTarget } from './file-target.ts';
 
@@ -77,23 +77,35 @@ export interface CommandOutcome {
 
 /**
  * Runs the action's command; each edit the server sends back is applied through the writer
- * (answered `applied: false` with the reason when refused).
+ * against the text the server had when the command was sent (answered `applied: false` with the
+ * reason when refused). All or nothing: when an edit is refused or the command fails after
+ * edits were written, those writes — and the `prior` writes of the same run — are undone before
+ * this returns (the engine also waits for every edit's write before the command settles).
  * @param services action services
  * @param invocation the run (with its write grant)
  * @param chosen the action (must carry a command)
- * @returns the writes and the first failure
+ * @param prior writes of the same run made before the command (the action's own edit)
+ * @param expectedSha256 the editor's pin of the action's document
+ * @param adapt rewrites each edit before it is applied, given the text it applies to (organize imports keeps CRLF)
+ * @returns the writes (none after an undo) and the first failure
  */
 export async function runCodeActionCommand(
   services: ActionServices,
   invocation: ActionInvocation,
   chosen: ChosenCodeAction,
+  prior: readonly AppliedEdit[] = [],
+  expectedSha256?: string,
+  adapt?: (edit: NormalizedWorkspaceEdit, textOf: (path: string) => string | undefined) => NormalizedWorkspaceEdit,
 ): Promise<CommandOutcome> {
   const { command } = chosen.item;
-  if (!command) return { writes: [] };
-  const outcome: CommandOutcome = { writes: [] };
-  const applyEdit: ApplyEditHandler = async (edit) => {
+  if (!command) return { writes: [...prior] };
+  const outcome: CommandOutcome = { writes: [...prior] };
+  const applyEdit: ApplyEditHandler = async (edit, info) => {
+    if (outcome.failure) return { applied: false, failureReason: `an earlier edit of this command failed: ${outcome.failure.message}` };
     try {
-      outcome.writes.push(await applyWorkspaceEdit(services, invocation, edit));
+      const textOf = (path: string): string | undefined => (path === info.basis?.path ? info.basis.text : services.engine.documentText(path)?.text);
+      const adapted = adapt ? adapt(edit, textOf) : edit;
+      outcome.writes.push(await applyWorkspaceEdit(services, invocation, adapted, tieFor(info.basis, chosen.file.path, expectedSha256)));
       return { applied: true };
     } catch (error) {
       const failure = isActionError(error)
@@ -109,7 +121,16 @@ export async function runCodeActionCommand(
     if (!isActionError(error)) throw error;
     outcome.failure ??= error;
   }
-  return outcome;
+  if (outcome.failure === undefined || !outcome.writes.some((write) => write.filesChanged > 0)) return outcome;
+  const undo = await revertApplied(services, invocation, outcome.writes);
+  const left = undo.unrestored.length > 0 ? ` Could NOT be undone: ${undo.unrestored.map((u) => `${u.path} (${u.reason})`).join('; ')}.` : '';
+  const failure = new ActionError(
+    outcome.failure.code,
+    `${outcome.failure.message}. The command's edits were all-or-nothing: ${undo.restored.length > 0 ? `undone in ${undo.restored.join(', ')}` : 'nothing to undo'}.${left}`,
+    { ...outcome.failure.details, restored: undo.restored, unrestored: undo.unrestored },
+    { cause: outcome.failure },
+  );
+  return { writes: undo.unrestored.length > 0 ? outcome.writes : [], failure };
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
 import type { FormatParams, FormatResult } from './action-results.ts';
-import { applyWorkspaceEdit } from './apply-workspace-edit.ts';
+import { applyWorkspaceEdit, tieFor } from './apply-workspace-edit.ts';
 import { applyTextEdits } from './edit-preview.ts';
 import { resolveFileTarget } from './file-target.ts';
 import { countChangedLines } from './line-diff.ts';
@@ -35,11 +35,11 @@ export const formatDocumentAction: ActionDefinition<FormatParams, FormatResult> 
   async run(params, services, invocation) {
     const { engine } = services;
     const { target, path, filePath } = resolveFileTarget(invocation.root, params.filePath);
-    const { edits } = await engine.format(target, params.range, { signal: invocation.signal });
+    const { edits, basis } = await engine.format(target, params.range, { signal: invocation.signal });
     if (edits.length === 0) return { kind: 'unchanged', filePath };
-    const basis = engine.documentText(path)?.text;
-    if (basis !== undefined && applyTextEdits(basis, edits) === basis) return { kind: 'unchanged', filePath };
-    const applied = await applyWorkspaceEdit(services, invocation, { steps: [{ kind: 'edit', path, edits }] });
+    const text = basis?.text ?? engine.documentText(path)?.text;
+    if (text !== undefined && applyTextEdits(text, edits) === text && params.expectedSha256 === undefined) return { kind: 'unchanged', filePath };
+    const applied = await applyWorkspaceEdit(services, invocation, { steps: [{ kind: 'edit', path, edits }] }, tieFor(basis, path, params.expectedSha256));
     const change = applied.changes.find((file) => file.path === path) ?? applied.changes[0];
     if (!change) return { kind: 'unchanged', filePath };
     const before = change.before ?? '';

@@ -19,10 +19,11 @@ import type { CodeActionItem, DocumentTarget, LspEngineApi, Range } from '../lsp
 import type { ActionDefinition, ActionInvocation, ActionServices } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
 import type { OrganizeImportsParams, OrganizeImportsResult } from './action-results.ts';
-import { type AppliedEdit, applyWorkspaceEdit } from './apply-workspace-edit.ts';
+import { type AppliedEdit, applyWorkspaceEdit, tieFor } from './apply-workspace-edit.ts';
 import { mergeWrites, runCodeActionCommand } from './code-action-flow.ts';
 import { filterByKind, resolveIfNeeded } from './code-action-select.ts';
 import { type FileTarget, resolveFileTarget, wirePath } from './file-target.ts';
+import { keepLineEndings } from './keep-line-endings.ts';
 import { countChangedLines } from './line-diff.ts';
 
 /** The code action kind this action asks for first. */
@@ -97,7 +98,13 @@ interface StepOutcome {
  * @param kind the code action kind
  * @returns the action applied (none when nothing was offered), its writes, and a failure after a write
  */
-async function applyKind(services: ActionServices, invocation: ActionInvocation, file: FileTarget, kind: string): Promise<StepOutcome> {
+async function applyKind(
+  services: ActionServices,
+  invocation: ActionInvocation,
+  file: FileTarget,
+  kind: string,
+  expectedSha256: string | undefined,
+): Promise<StepOutcome> {
   const { engine } = services;
   const { signal } = invocation;
   const range = wholeDocumentRange(engine.documentText(file.path)?.text);
@@ -107,11 +114,11 @@ async function applyKind(services: ActionServices, invocation: ActionInvocation,
   if (!first) return { writes: [] };
   const item = await resolveIfNeeded(engine, file.target, first, signal);
   const writes: AppliedEdit[] = [];
-  if (item.edit) writes.push(await applyWorkspaceEdit(services, invocation, item.edit));
+  const textOf = (path: string): string | undefined => (path === item.basis?.path ? item.basis.text : engine.documentText(path)?.text);
+  if (item.edit) writes.push(await applyWorkspaceEdit(services, invocation, keepLineEndings(item.edit, textOf), tieFor(item.basis, file.path, expectedSha256)));
   if (!item.command) return { item, writes };
-  const outcome = await runCodeActionCommand(services, invocation, { file, range, item, index: 0 });
-  writes.push(...outcome.writes);
-  return { item, writes, ...(outcome.failure ? { failure: outcome.failure } : {}) };
+  const outcome = await runCodeActionCommand(services, invocation, { file, range, item, index: 0 }, writes, expectedSha256, keepLineEndings);
+  return { item, writes: outcome.writes, ...(outcome.failure ? { failure: outcome.failure } : {}) };
 }
 
 /** `organizeImports`: `{ filePath, workspaceRoot, sandbox_permissions?, justification? }`. */
@@ -136,7 +143,8 @@ export const organizeImportsAction: ActionDefinition<OrganizeImportsParams, Orga
     for (const kind of ORGANIZE_IMPORTS_KINDS) {
       let step: StepOutcome;
       try {
-        step = await applyKind(services, invocation, file, kind);
+        // The pin holds for the first step only: the second runs on the text the first wrote.
+        step = await applyKind(services, invocation, file, kind, writes.length === 0 ? params.expectedSha256 : undefined);
       } catch (error) {
         // Nothing written yet: the failure is the result. After a write, it is reported next to it.
         if (writes.length === 0 || !isActionError(error)) throw error;

@@ -13,7 +13,7 @@ import { ActionError } from '../errors.ts';
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
 import type { QuickfixApplyParams, QuickfixApplyResult } from './action-results.ts';
-import { applyWorkspaceEdit } from './apply-workspace-edit.ts';
+import { applyWorkspaceEdit, tieFor } from './apply-workspace-edit.ts';
 import { chooseCodeAction, parseCodeActionSelect } from './code-action-flow.ts';
 
 /** Kinds `quickfix.apply` considers when the request names none. */
@@ -42,7 +42,7 @@ export const quickfixApplyAction: ActionDefinition<QuickfixApplyParams, Quickfix
         `quick fix [${chosen.index}] "${item.title}" is command-only; quickfix.apply never runs commands (codeAction.apply does)`,
       );
     }
-    const applied = await applyWorkspaceEdit(services, invocation, item.edit);
+    const applied = await applyWorkspaceEdit(services, invocation, item.edit, tieFor(item.basis, chosen.file.path, params.expectedSha256));
     if (applied.filesChanged === 0) return { kind: 'unchanged', filePath: file.filePath };
     return {
       kind: 'quickfixApplied',

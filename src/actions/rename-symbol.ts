@@ -7,7 +7,7 @@ import { ActionError, isActionError } from '../errors.ts';
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams, invalid } from './action-params.ts';
 import type { RenameParams, RenameResult } from './action-results.ts';
-import { applyWorkspaceEdit } from './apply-workspace-edit.ts';
+import { applyWorkspaceEdit, tieFor } from './apply-workspace-edit.ts';
 import { textInRange } from './edit-preview.ts';
 import { resolveFileTarget } from './file-target.ts';
 
@@ -60,8 +60,8 @@ export const renameSymbolAction: ActionDefinition<RenameParams, RenameResult> = 
     let oldName = prepared.placeholder;
     const text = engine.documentText(path)?.text;
     if (oldName === undefined && prepared.range && text !== undefined) oldName = textInRange(text, prepared.range);
-    const { serverId, edit } = await engine.rename(target, params.position, params.newName, { signal });
-    const applied = await applyWorkspaceEdit(services, invocation, edit);
+    const { serverId, edit, basis } = await engine.rename(target, params.position, params.newName, { signal });
+    const applied = await applyWorkspaceEdit(services, invocation, edit, tieFor(basis, path, params.expectedSha256));
     if (applied.filesChanged === 0) return { kind: 'unchanged', filePath };
     const result: RenameResult = {
       kind: 'renamed',

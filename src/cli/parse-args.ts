@@ -39,6 +39,11 @@ export interface CommonOptions {
 /** `dsh-lsp-actions serve`. */
 export interface ServeCommand extends CommonOptions {
   command: 'serve';
+  /**
+   * Every `--workspace DIR` as given, in order (repeatable: the folders of an editor window);
+   * `workspace` is the first. Requests must name roots inside one of them.
+   */
+  workspaces?: string[];
   sandbox: SandboxModeName;
   /** Print the composition that would boot, then exit. */
   printConfig: boolean;
@@ -93,7 +98,12 @@ const COMMON = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const SERVE = { ...COMMON, sandbox: { type: 'string' }, 'print-config': { type: 'boolean' } } as const;
+const SERVE = {
+  ...COMMON,
+  workspace: { type: 'string', short: 'w', multiple: true },
+  sandbox: { type: 'string' },
+  'print-config': { type: 'boolean' },
+} as const;
 
 const CHECK = {
   ...COMMON,
@@ -142,9 +152,11 @@ function parseServe(args: readonly string[], env: Readonly<Record<string, string
   if (values.config !== undefined && (values.servers !== undefined || values.sandbox !== undefined)) {
     throw new UsageError('--servers and --sandbox configure the default composition; a --config composition sets them itself', 'serve');
   }
+  const folders = Array.isArray(values.workspace) ? values.workspace.map((folder) => nonEmpty(folder, '--workspace', 'serve')) : [];
   return {
     command: 'serve',
-    ...common(values, 'serve'),
+    ...common({ ...values, workspace: folders[0] }, 'serve'),
+    ...(folders.length > 0 ? { workspaces: folders } : {}),
     sandbox,
     printConfig: values['print-config'] === true,
   };
@@ -169,7 +181,7 @@ function parseCheck(args: readonly string[]): ParsedCommand {
   };
 }
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 function parseWith(
   args: readonly string[],

@@ -39,6 +39,8 @@ export interface RunHandlerDeps {
   sessions: SessionDirectory;
   paths: ClientPaths;
   requestTimeoutMs: number;
+  /** The workspace folders served: every run's `workspaceRoot` must lie inside one of them. */
+  servedRoots?: () => Promise<readonly string[]>;
   /** The file's filesystem version, when the composition can tell. */
   fileVersion?: (path: string, signal: AbortSignal) => Promise<string | undefined>;
   /** The file's current content, when the composition can read it (checks a cached snapshot is current). */
@@ -82,7 +84,7 @@ export class ActionRunHandler {
     let writes: boolean;
     try {
       if (p['protocol'] !== undefined && p['protocol'] !== PROTOCOL) {
-        throw new ActionError('LSP_PROTOCOL_VERSION_UNSUPPORTED', `protocol ${JSON.stringify(p['protocol'])} is not served; this server speaks ${PROTOCOL}`);
+        throw new ActionError('LSP_PROTOCOL_VERSION_UNSUPPORTED', `protocol ${describeValue(p['protocol'])} is not served; this server speaks ${PROTOCOL}`);
       }
       if (action.trim() === '') throw new ActionError('LSP_ACTION_INVALID_ARGS', 'action is required (an id from lsp.actions.list)');
       writes = this.#deps.runner.registry.get(action).writes;
@@ -106,6 +108,7 @@ export class ActionRunHandler {
     try {
       const ref = fileRef(params);
       if (ref) this.#deps.paths.note(ref);
+      const containingRoots = this.#deps.servedRoots ? await raceAbort(this.#deps.servedRoots(), signal) : undefined;
       const runParams = action === 'quickfix.apply' && ref ? await this.#targetFirstError(params, ref, signal) : params;
       const result = await raceAbort(
         this.#deps.runner.run({
@@ -113,6 +116,7 @@ export class ActionRunHandler {
           params: runParams,
           signal,
           ...(binding ? { session: binding.agent.session, agent: binding.agent, containingRoot: binding.cwd } : {}),
+          ...(containingRoots ? { containingRoots } : {}),
           ...(escalation ? { escalation } : {}),
           callId: requestId,
           toolName: `editor:${action}`,
@@ -211,6 +215,14 @@ export class ActionRunHandler {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+
+/** A short description of a client value for a message; never walks a nested structure. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
 
 
 

@@ -29,6 +29,8 @@ export interface EditorDispatcherDeps {
   ready: () => Promise<void>;
   /** A notification or handler failure worth a stderr line. */
   log?: (message: string) => void;
+  /** A dispatched message was handled (answered, for a request). */
+  onSettled?: () => void;
 }
 
 type Handler = (params: unknown) => unknown;
@@ -67,7 +69,15 @@ export class EditorDispatcher {
   dispatch(message: JsonRpcInbound): void {
     const work = message.kind === 'request' ? this.#request(message) : this.#notification(message.method, message.params);
     this.#pending.add(work);
-    void work.finally(() => this.#pending.delete(work));
+    void work.finally(() => {
+      this.#pending.delete(work);
+      this.#deps.onSettled?.();
+    });
+  }
+
+  /** @returns messages dispatched and not handled yet */
+  get pendingCount(): number {
+    return this.#pending.size;
   }
 
   /** @returns settles once every message dispatched so far has been handled */

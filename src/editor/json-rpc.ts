@@ -3,8 +3,17 @@
  * codes we answer with, and the classification of one decoded line.
  */
 
-/** A request id as the client sent it (numbers stay numbers, strings stay strings). */
-export type JsonRpcId = string | number | null;
+/**
+ * A request id as the client sent it (numbers stay numbers, strings stay strings). A number
+ * that JavaScript cannot hold exactly (beyond 2^53, a fraction) is kept as its raw JSON token
+ * (`JSON.rawJSON`), so it is echoed byte for byte.
+ */
+export type JsonRpcId = string | number | null | RawJsonId;
+
+/** A numeric id kept as its raw token (`JSON.rawJSON(source)`); serialises as that token. */
+export interface RawJsonId {
+  readonly rawJSON: string;
+}
 
 /** A client request: carries an `id`, is answered exactly once. */
 export interface JsonRpcRequest {
@@ -24,7 +33,9 @@ export interface JsonRpcNotification {
 /** An inbound message the server acts on. */
 export type JsonRpcInbound = JsonRpcRequest | JsonRpcNotification;
 
-/** `-32600`: the line was refused as a request (used for oversize lines whose id could be recovered). */
+/** `-32700`: the line is not valid UTF-8 JSON (answered only when the request id can still be read). */
+export const PARSE_ERROR = -32700;
+/** `-32600`: the line was refused as a request (oversize, nested too deep, a batch element). */
 export const INVALID_REQUEST = -32600;
 /** `-32601`: no such method. */
 export const METHOD_NOT_FOUND = -32601;
@@ -48,12 +59,31 @@ export class RpcError extends Error {
   }
 }
 
+/** Deepest nesting of arrays/objects accepted in one line (deeper lines are refused, not parsed). */
+export const MAX_NESTING = 256;
+
+/** What one line is. */
+export type ParsedLine =
+  | JsonRpcInbound
+  /** Not acted on: ignored with a stderr line (v1: "malformed lines are ignored"). */
+  | { malformed: string }
+  /** Refused with a JSON-RPC error: `id` is `null` when it could not be read. */
+  | { refused: { id: JsonRpcId; code: number; message: string } }
+  /** A JSON-RPC batch (an array); each element is classified by {@link classifyMessage}. */
+  | { batch: unknown[] };
+
 /**
  * Classifies one decoded line.
  * @param line one line of input, without its terminator
- * @returns the message, or a reason string when the line is malformed (and must be ignored)
+ * @returns the message, a batch, a refusal to answer, or a reason string when the line is malformed (and must be ignored)
  */
-export function parseJsonRpcLine(line: string): JsonRpcInbound | { malformed: string } {
+export function parseJsonRpcLine(line: string): ParsedLine {
+  const depth = nestingDepth(line);
+  if (depth > MAX_NESTING) {
+    const id = peekRequestId(line.slice(0, 512));
+    const message = `request nested deeper than ${MAX_NESTING} levels refused`;
+    return id === undefined ? { malformed: message } : { refused: { id, code: INVALID_REQUEST, message } };
+  }
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -61,6 +91,19 @@ export function parseJsonRpcLine(line: string): JsonRpcInbound | { malformed: st
     // swallowed: a line that is not JSON is malformed and ignored, as the spec says
     return { malformed: 'not JSON' };
   }
+  if (Array.isArray(value)) return { batch: value };
+  const message = classifyMessage(value);
+  if ('kind' in message && message.kind === 'request' && typeof message.id === 'number' && !Number.isSafeInteger(message.id)) {
+    return { ...message, id: rawNumericId(line) ?? message.id };
+  }
+  return message;
+}
+
+/**
+ * @param value one parsed JSON value (a line, or an element of a batch)
+ * @returns the message, or why it is malformed
+ */
+export function classifyMessage(value: unknown): JsonRpcInbound | { malformed: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { malformed: 'not a JSON object' };
   const message = value as Record<string, unknown>;
   if (message['jsonrpc'] !== '2.0') return { malformed: 'jsonrpc is not "2.0"' };
@@ -76,6 +119,53 @@ export function parseJsonRpcLine(line: string): JsonRpcInbound | { malformed: st
     return { kind: 'request', id, method, params };
   }
   return { malformed: 'id is neither a string, a number nor null' };
+}
+
+interface RawJson {
+  rawJSON(text: string): RawJsonId;
+}
+
+/** The top-level `id`'s raw token, parsed again with source access (Node 22: JSON.parse source text). */
+function rawNumericId(line: string): RawJsonId | undefined {
+  const json = JSON as unknown as RawJson;
+  if (typeof json.rawJSON !== 'function') return undefined;
+  let raw: RawJsonId | undefined;
+  try {
+    JSON.parse(line, function (this: unknown, key: string, value: unknown, context?: { source?: string }) {
+      if (key === 'id' && typeof value === 'number' && typeof context?.source === 'string' && !Array.isArray(this)) raw = json.rawJSON(context.source);
+      return value;
+    } as (key: string, value: unknown) => unknown);
+  } catch {
+    // swallowed: the line parsed a moment ago; without source access the number is echoed as parsed
+    return undefined;
+  }
+  return raw;
+}
+
+/**
+ * Deepest array/object nesting of a JSON text, counted outside strings, without parsing it.
+ * @param text JSON text
+ * @returns the depth (stops counting once above {@link MAX_NESTING})
+ */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > MAX_NESTING) return max;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
 }
 
 /**
@@ -114,7 +204,7 @@ const ID_PREFIX = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1
  * @param head the first bytes of the line, decoded
  * @returns the id, or undefined when it cannot be read unambiguously
  */
-export function peekRequestId(head: string): string | number | undefined {
+export function peekRequestId(head: string): JsonRpcId | undefined {
   const match = ID_PREFIX.exec(head);
   if (!match?.[1]) return undefined;
   try {

@@ -20,6 +20,11 @@ import { NdjsonTransport } from './ndjson-transport.ts';
 import { ClientPaths } from './run-effects.ts';
 import { SessionDirectory } from './session-directory.ts';
 
+/** Requests handled at once; beyond, input reading pauses until half of them are answered. */
+const MAX_IN_FLIGHT = 256;
+/** Default idle time after which `process.stdout` is probed for a reader that went away. */
+const OUTPUT_PROBE_MS = 1000;
+
 /** What the backend serves and where. */
 export interface EditorBackendDeps {
   runner: Pick<ActionRunner, 'run' | 'registry'>;
@@ -30,12 +35,19 @@ export interface EditorBackendDeps {
   /** Defaults to `process.stdout`; it then carries protocol frames only. */
   output?: Writable;
   /**
-   * Called once when the input ends (the editor closed the pipe). The backend itself only stops
-   * reading; exiting the process is the host's decision (the `serve` command disposes and exits).
+   * Called once when the input ended (the editor closed the pipe) and every request accepted
+   * before it has been answered and its answer flushed to the output — or when the output
+   * broke (its reader went away). The backend itself only stops reading; exiting the process
+   * is the host's decision (the `serve` command disposes and exits).
    */
-  onClose?: () => void;
+  onClose?: (why: 'eof' | 'output-closed') => void;
   /** One diagnostic line (malformed input, handler failures). Defaults to stderr, never stdout. */
   log?: (line: string) => void;
+  /**
+   * When idle this long, probe the output with a blank line to notice a reader that went away
+   * (0: never). Defaults to 1000 ms on `process.stdout`, 0 on any other output.
+   */
+  outputProbeMs?: number;
 }
 
 /**
@@ -58,19 +70,54 @@ export function startEditorBackend(ctx: Context, deps: EditorBackendDeps): () =>
   const paths = new ClientPaths(config.diagnosticsCacheMaxFiles);
   const sessions = new SessionDirectory((): AgentRegistry | undefined => ctx.get('agents'));
   let dispatcher: EditorDispatcher | undefined;
+  let closeReported = false;
+  const reportClose = (why: 'eof' | 'output-closed'): void => {
+    if (closeReported) return;
+    closeReported = true;
+    deps.onClose?.(why);
+  };
   const transport = new NdjsonTransport({
     input,
     output,
     maxLineBytes: config.maxLineBytes,
-    onMessage: (message) => dispatcher?.dispatch(message),
+    onMessage: (message) => {
+      dispatcher?.dispatch(message);
+      // backpressure on input: too many requests in flight pause reading until some are answered
+      if ((dispatcher?.pendingCount ?? 0) >= MAX_IN_FLIGHT) transport.hold('in-flight');
+    },
     onIgnored: log,
     onClose: () => {
-      log('input ended');
-      deps.onClose?.();
+      log('input ended; answering the requests already accepted');
+      void (async () => {
+        await dispatcher?.idle();
+        await transport.flush();
+        reportClose('eof');
+      })();
+    },
+    onOutputClosed: () => {
+      log('output closed (its reader went away)');
+      reportClose('output-closed');
     },
   });
+  // a reader that went away is only seen on a write: probe with a blank line when idle
+  const probeMs = deps.outputProbeMs ?? (output === process.stdout ? OUTPUT_PROBE_MS : 0);
+  const probe =
+    probeMs > 0
+      ? setInterval(() => {
+          if (transport.idleMs >= probeMs) transport.probeOutput();
+        }, probeMs)
+      : undefined;
+  probe?.unref();
   const events = new EventStream((frame) => transport.send(frame));
   const fs = (): FileSystem | undefined => ctx.get('fs');
+  let served: Promise<readonly string[]> | undefined;
+  const servedRoots = (): Promise<readonly string[]> =>
+    (served ??= (async () => {
+      if (config.workspaceRoots.length > 0) return config.workspaceRoots;
+      // no folders configured: the fs seam's cwd (where relative paths resolve) is the one folder
+      const files = fs();
+      return files ? [(await files.resolve('.')).displayPath] : [process.cwd()];
+    })());
   const runs = new ActionRunHandler({
     runner,
     engine,
@@ -79,6 +126,7 @@ export function startEditorBackend(ctx: Context, deps: EditorBackendDeps): () =>
     sessions,
     paths,
     requestTimeoutMs: config.requestTimeoutMs,
+    servedRoots,
     fileVersion: async (path, signal) => {
       const files = fs();
       return files ? (await files.stat(await files.resolve(path, { signal }), signal))?.version : undefined;
@@ -114,6 +162,9 @@ export function startEditorBackend(ctx: Context, deps: EditorBackendDeps): () =>
     send: (frame) => transport.send(frame),
     ready,
     log,
+    onSettled: () => {
+      if ((dispatcher?.pendingCount ?? 0) <= MAX_IN_FLIGHT / 2) transport.release('in-flight');
+    },
   });
 
   const offs = [
@@ -127,6 +178,7 @@ export function startEditorBackend(ctx: Context, deps: EditorBackendDeps): () =>
   let disposing: Promise<void> | undefined;
   return () =>
     (disposing ??= (async () => {
+      clearInterval(probe);
       transport.stopReading();
       runs.close();
       closing.abort();

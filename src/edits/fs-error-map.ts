@@ -6,7 +6,8 @@
  * |---|---|---|
  * | aborted signal / `FS_ABORTED` | `LSP_ACTION_CANCELLED` / `LSP_ACTION_TIMEOUT` | same |
  * | `FS_STALE_VERSION`, `FS_NOT_OBSERVED` | `LSP_ACTION_CONFLICT` | `LSP_ACTION_CONFLICT` |
- * | `FS_SANDBOX_DENIED` | `LSP_ACTION_READ_ONLY` (sandbox marker) | `LSP_ACTION_READ_ONLY` (sandbox marker) |
+ * | `FS_SANDBOX_DENIED` under `read-only` | `LSP_ACTION_READ_ONLY` (sandbox marker) | `LSP_ACTION_READ_ONLY` (sandbox marker) |
+ * | `FS_SANDBOX_DENIED` under a writable mode | `LSP_ACTION_OUTSIDE_WORKSPACE` (sandbox marker) | `LSP_ACTION_OUTSIDE_WORKSPACE` (sandbox marker) |
  * | `FS_NOT_FOUND` | `LSP_ACTION_FILE_NOT_FOUND` | `LSP_ACTION_WRITE_FAILED` |
  * | `FS_TOO_LARGE` | `LSP_ACTION_FILE_TOO_LARGE` | `LSP_ACTION_WRITE_FAILED` |
  * | `FS_NOT_TEXT`, `FS_NOT_REGULAR_FILE`, `FS_NOT_DIRECTORY` | `LSP_ACTION_CONFLICT` | `LSP_ACTION_CONFLICT` |
@@ -70,8 +71,9 @@ export function toWriteActionError(error: unknown, context: FsFailureContext): A
       );
     case 'FS_SANDBOX_DENIED': {
       const mode = context.mode ?? 'read-only';
+      // under a writable mode the fence denies a path outside what it lets write: not "read-only"
       return new ActionError(
-        'LSP_ACTION_READ_ONLY',
+        mode === 'read-only' ? 'LSP_ACTION_READ_ONLY' : 'LSP_ACTION_OUTSIDE_WORKSPACE',
         `${sandboxDenialMarker(mode)} cannot write ${path}: ${detail}`,
         { ...details, mode },
         options,

@@ -9,6 +9,13 @@
  *   error (`LSP_ACTION_WRITE_FAILED`) lists what was restored and what could not be.
  * - Only after every write succeeded is `fs/observed` emitted, for agent actors whose record
  *   agreed with the pre-flight read (see `write-intent.ts`).
+ * - A save that lands inside the seam's own write is detected twice over: the text the seam read
+ *   after its version check must be the text we planned against (else a save landed between its
+ *   check and its replace, and our replace overwrote it: the saved text is put back and the edit
+ *   is a conflict), and the file is read back after the replace (else someone wrote after us:
+ *   their text stays, the edit is a conflict). What the seam cannot let us see: a save that lands
+ *   after the seam read the file and is replaced by our rename within the same write (the
+ *   staging write and fsync, typically under a few ms) — see docs/reliability.md.
  */
 import type { Context } from '@deepseek-ai/cordis';
 import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
@@ -16,6 +23,7 @@ import type { SandboxExecutionPolicy, SandboxMode } from '@deepseek-ai/dsh-sandb
 import { abortError, ActionError } from '../errors.ts';
 import { toWriteActionError } from './fs-error-map.ts';
 import type { PreparedFile } from './preflight.ts';
+import { readSnapshot } from './read-snapshot.ts';
 import { type RollbackReport, restoreWritten, type WrittenFile } from './rollback.ts';
 import type { IntentDecision } from './write-intent.ts';
 
@@ -27,7 +35,7 @@ export interface PendingWrite {
 
 /** What the write phase needs. */
 export interface CommitDeps {
-  fs: Pick<FileSystem, 'writeText'>;
+  fs: Pick<FileSystem, 'writeText' | 'stat' | 'readText' | 'readBytes'>;
   events: Pick<Context, 'emit'>;
 }
 
@@ -44,10 +52,11 @@ export interface CommitOptions {
  * @param deps the fs seam and the event bus
  * @param pending the changed files with their guards, in plan order
  * @param options actor, sandbox policy, signal
+ * @returns the files written, with the versions our writes produced
  * @throws ActionError the mapped cause when nothing was written yet; `LSP_ACTION_WRITE_FAILED`
  *   (with `restored`/`unrestored`/`causeCode` details) after a partial write was rolled back
  */
-export async function commitWrites(deps: CommitDeps, pending: readonly PendingWrite[], options: CommitOptions): Promise<void> {
+export async function commitWrites(deps: CommitDeps, pending: readonly PendingWrite[], options: CommitOptions): Promise<WrittenFile[]> {
   const { signal, policy } = options;
   const mode = policy?.mode ?? options.defaultMode;
   const ordered = [
@@ -60,7 +69,12 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
       if (signal?.aborted) throw abortError(signal);
       const content = (file.bom ? '\uFEFF' : '') + file.after;
       const outcome = await deps.fs.writeText(file.target, content, decision.intent, signal, policy);
-      written.push({ file, version: outcome.version });
+      const entry: WrittenFile = { file, version: outcome.version };
+      written.push(entry);
+      const overwritten = overwrittenSave(file, outcome.before);
+      if (overwritten !== undefined) entry.restoreText = overwritten;
+      if (overwritten !== undefined) throw lostSave(file.path, 'a save landed while the edit was being written');
+      await readBack(deps.fs, file, outcome.version, signal);
     } catch (error) {
       const cause = toWriteActionError(error, {
         path: file.path,
@@ -75,6 +89,7 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
     }
   }
   recordForCurrentAgent(deps, pending, written, options.actor);
+  return written;
 }
 
 /**
@@ -102,6 +117,29 @@ function recordForCurrentAgent(
     const item = pending.find((candidate) => candidate.file === file);
     if (item?.decision.current) deps.events.emit('fs/observed', file.target, { kind: 'present', version }, actor);
   }
+}
+
+/**
+ * @param file the file as planned
+ * @param seen what the seam read after its version check (LF-normalised, BOM dropped; null when it could not tell)
+ * @returns the text of a save our write replaced (with the file's line endings), when there was one
+ */
+function overwrittenSave(file: PreparedFile, seen: string | null): string | undefined {
+  if (seen === null || file.before === null) return undefined;
+  if (seen === file.before.replaceAll('\r\n', '\n')) return undefined;
+  const crlf = file.before.includes('\r\n');
+  return (file.bom ? '\uFEFF' : '') + (crlf ? seen.replaceAll('\n', '\r\n') : seen);
+}
+
+/** Reads the file back: it must hold what we wrote, at the version our write produced. */
+async function readBack(fs: CommitDeps['fs'], file: PreparedFile, version: FsVersion, signal: AbortSignal | undefined): Promise<void> {
+  const snapshot = await readSnapshot(fs, file.target, signal);
+  if (snapshot.exists && snapshot.version === version && snapshot.text === file.after && snapshot.bom === file.bom) return;
+  throw lostSave(file.path, 'the file changed right after the edit wrote it (read back differs)');
+}
+
+function lostSave(path: string, what: string): ActionError {
+  return new ActionError('LSP_ACTION_CONFLICT', `${path}: ${what}; the edit was not applied`, { paths: [path], reason: 'concurrent-save' });
 }
 
 function nothingWritten(cause: ActionError): ActionError {

@@ -14,6 +14,7 @@
  */
 import type { FileSystem, FsTarget } from '@deepseek-ai/dsh-fs';
 import { abortError, ActionError } from '../errors.ts';
+import { containsTarget } from '../workspace-containment.ts';
 import type { NormalizedWorkspaceEdit } from '../lsp/engine-types.ts';
 import { applyTextEdits } from './apply-text-edits.ts';
 import { collectTargetPaths, type FilePlan, groupStepsByFile } from './edit-plan.ts';
@@ -63,7 +64,7 @@ export async function preflight(fs: PreflightFs, input: PreflightInput): Promise
   const targets = new Map<string, FsTarget>();
   for (const path of paths) {
     const target = await resolveOrThrow(fs, path, input.root, signal);
-    if (!fs.contains(root, target)) {
+    if (!containsTarget(fs, root, target)) {
       throw new ActionError(
         'LSP_ACTION_CONFLICT',
         `${path} lies outside the workspace ${input.root} (symbolic links followed); the whole edit was refused ` +

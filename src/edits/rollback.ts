@@ -17,6 +17,11 @@ export interface WrittenFile {
   file: PreparedFile;
   /** The version our write produced. */
   version: FsVersion;
+  /**
+   * What to put back instead of `file.before`: the text of a save our write replaced (detected
+   * after the fact), so rolling back returns the user's save, not the older original.
+   */
+  restoreText?: string;
 }
 
 /** A file that was restored to its pre-edit content. */
@@ -51,7 +56,7 @@ export async function restoreWritten(
   policy: SandboxExecutionPolicy | undefined,
 ): Promise<RollbackReport> {
   const report: RollbackReport = { restored: [], unrestored: [] };
-  for (const { file, version } of written.toReversed()) {
+  for (const { file, version, restoreText } of written.toReversed()) {
     const path = file.path;
     if (file.before === null) {
       report.unrestored.push({
@@ -61,8 +66,8 @@ export async function restoreWritten(
       continue;
     }
     try {
-      const content = (file.bom ? '\uFEFF' : '') + file.before;
-      const outcome = await fs.writeText(file.target, content, { kind: 'replaceIfVersion', version }, undefined, policy);
+      const content = restoreText ?? (file.bom ? '\uFEFF' : '') + file.before;
+      const outcome = await writeWithRetry(fs, file, content, version, policy);
       report.restored.push({ path, file, version: outcome.version });
     } catch (error) {
       const code = fsErrorCode(error);
@@ -72,9 +77,29 @@ export async function restoreWritten(
         reason:
           code === 'FS_STALE_VERSION'
             ? 'it was changed by someone else after our write; their change was kept'
-            : `restoring it failed: ${detail}`,
+            : `restoring it failed: ${detail}; its original is kept in the write journal and is put back on the next start or write in this workspace`,
       });
     }
   }
   return report;
+}
+
+/** Restore attempts per file: a full disk or a busy directory may have recovered a moment later. */
+const ATTEMPTS = 3;
+
+async function writeWithRetry(
+  fs: Pick<FileSystem, 'writeText'>,
+  file: PreparedFile,
+  content: string,
+  version: FsVersion,
+  policy: SandboxExecutionPolicy | undefined,
+): Promise<{ version: FsVersion }> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fs.writeText(file.target, content, { kind: 'replaceIfVersion', version }, undefined, policy);
+    } catch (error) {
+      if (attempt >= ATTEMPTS || fsErrorCode(error) === 'FS_STALE_VERSION' || fsErrorCode(error) === 'FS_SANDBOX_DENIED') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
 }

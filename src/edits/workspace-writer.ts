@@ -7,8 +7,13 @@
  *    caller's `basis`, edits applying cleanly; the complete new content of every file is known;
  * 2. decide every guard through the `fs/write-intent` waterfall (`write-intent.ts`), so a policy
  *    veto on the last file still stops the edit before the first byte;
- * 3. write each changed file with `ctx.fs.writeText(target, after, guard, signal, policy)`, all or
- *    nothing, then emit `fs/observed` for agent actors (`guarded-commit.ts`).
+ * 3. record the intent and every original in the workspace's write journal (`write-journal.ts`),
+ *    write each changed file with `ctx.fs.writeText(target, after, guard, signal, policy)`, all or
+ *    nothing, then emit `fs/observed` for agent actors (`guarded-commit.ts`), and reset the journal.
+ *
+ * The whole apply runs under the workspace's write lock and counts as in flight for
+ * {@link drainWrites} (`write-drain.ts`); an interrupted edit found in the journal (a crash, or a
+ * rollback that could not finish) is recovered first (`journal-recovery.ts`).
  *
  * Nothing here imports `node:fs`: the seam is the only way to the disk, so the sandbox fence,
  * the stale-version guards and whatever execution world the harness mounts all apply.
@@ -17,10 +22,21 @@ import type { Context } from '@deepseek-ai/cordis';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { sandboxDenialMarker } from '@deepseek-ai/dsh-sandbox';
 import { abortError, ActionError } from '../errors.ts';
+import { checkPins } from './check-pins.ts';
 import { commitWrites, type PendingWrite } from './guarded-commit.ts';
+import { describeRecovery, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
 import { type PreparedFile, preflight } from './preflight.ts';
+import { restoreWritten } from './rollback.ts';
+import { runExclusiveWrite } from './write-drain.ts';
 import { decideWriteIntent } from './write-intent.ts';
+import { isOtherLiveProcess, journalEntry, type JournalState, readJournal, sha256Hex, writeJournal } from './write-journal.ts';
 import type { FileChange, WorkspaceWriter, WriteRequest, WriteResult } from './write-types.ts';
+
+/** Options of a {@link FsWorkspaceWriter}. */
+export interface WriterOptions {
+  /** Told what a recovery of an interrupted edit did (default: one line on stderr). */
+  onRecovered?: (report: RecoveryReport) => void;
+}
 
 /**
  * Applies workspace edits through `ctx.fs`, `fs/write-intent` and `fs/observed`.
@@ -32,14 +48,22 @@ import type { FileChange, WorkspaceWriter, WriteRequest, WriteResult } from './w
 export class FsWorkspaceWriter implements WorkspaceWriter {
   readonly #events: Pick<Context, 'waterfall' | 'emit'>;
   readonly #fs: FileSystem;
+  /** The fs the journal is kept through: the context's own `ctx.fs` (tests may wrap `fs`). */
+  readonly #journalFs: FileSystem;
+  readonly #onRecovered: (report: RecoveryReport) => void;
+  /** Roots whose journal this writer has checked. */
+  readonly #checked = new Set<string>();
 
   /**
    * @param ctx cordis context: the `fs/write-intent` waterfall and `fs/observed` events run on it
    * @param fs the harness file system (`ctx.fs`)
+   * @param options recovery reporting
    */
-  constructor(ctx: Context, fs: FileSystem) {
+  constructor(ctx: Context, fs: FileSystem, options: WriterOptions = {}) {
     this.#events = ctx;
     this.#fs = fs;
+    this.#journalFs = (ctx as { fs?: FileSystem }).fs ?? fs;
+    this.#onRecovered = options.onRecovered ?? ((report) => process.stderr.write(`dsh-lsp-actions: ${describeRecovery(report)}\n`));
   }
 
   /**
@@ -50,7 +74,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
    *   `LSP_ACTION_CANCELLED`/`LSP_ACTION_TIMEOUT` when the signal aborts before the first write
    */
   async apply(request: WriteRequest): Promise<WriteResult> {
-    const { signal, policy, actor } = request;
+    const { signal, policy } = request;
     if (signal?.aborted) throw abortError(signal);
     if (policy?.mode === 'read-only') {
       throw new ActionError(
@@ -59,27 +83,120 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
         { mode: 'read-only' },
       );
     }
+    return runExclusiveWrite(request.root, () => this.#applyLocked(request), signal);
+  }
+
+  /**
+   * Recovers an edit interrupted in `root` (crash, failed rollback) before anything reads the
+   * workspace; once per root and writer. Never throws: what it did (or could not do) goes to
+   * `onRecovered`, and a write in a root that could not be recovered is refused by `apply`.
+   * @param root the workspace root
+   */
+  async prepare(root: string): Promise<void> {
+    if (this.#checked.has(root)) return;
+    this.#checked.add(root);
+    try {
+      await runExclusiveWrite(root, () => this.#recoverFirst(root, undefined));
+    } catch {
+      // reported through onRecovered; apply() refuses to write on top of it
+    }
+  }
+
+  async #applyLocked(request: WriteRequest): Promise<WriteResult> {
+    const { signal, policy, actor } = request;
+    if (signal?.aborted) throw abortError(signal);
+    this.#checked.add(request.root);
+    let journal = await this.#recoverFirst(request.root, policy);
     const files = await preflight(this.#fs, {
       root: request.root,
       edit: request.edit,
       ...(request.basis ? { basis: request.basis } : {}),
       ...(signal ? { signal } : {}),
     });
+    if (request.pins && request.pins.size > 0) await checkPins(this.#fs, request.root, request.pins, request.basis, files, signal);
     const changed = files.filter((file) => file.changed);
+    if (changed.length === 0) return { files: [] };
     const pending: PendingWrite[] = [];
     for (const file of changed) {
       if (signal?.aborted) throw abortError(signal);
       pending.push({ file, decision: await decideWriteIntent(this.#events, file, actor, signal) });
     }
     if (signal?.aborted) throw abortError(signal);
-    await commitWrites({ fs: this.#fs, events: this.#events }, pending, {
+    const entry = journalEntry(
+      request.root,
+      changed.map((file) => ({ path: file.path, before: file.before, bom: file.bom, afterSha256: sha256Hex((file.bom ? '\uFEFF' : '') + file.after) })),
+    );
+    journal = await writeJournal(this.#journalFs, journal, entry, policy);
+    const options = {
       ...(actor ? { actor } : {}),
       ...(policy ? { policy } : {}),
       ...(signal ? { signal } : {}),
       ...(this.#fs.sandboxMode ? { defaultMode: this.#fs.sandboxMode } : {}),
-    });
+    };
+    let versions;
+    try {
+      versions = await commitWrites({ fs: this.#fs, events: this.#events }, pending, options);
+    } catch (error) {
+      // Rolled back (or nothing written). Keep the journal only while an original is not back on disk.
+      if (!restoreFailed(error)) await writeJournal(this.#journalFs, journal, undefined, policy).catch(() => undefined);
+      throw error;
+    }
+    try {
+      await writeJournal(this.#journalFs, journal, undefined, policy);
+    } catch (error) {
+      // A journal still saying "writing" would make the next start undo this edit: undo it now.
+      const report = await restoreWritten(this.#fs, versions, policy);
+      throw new ActionError(
+        'LSP_ACTION_WRITE_FAILED',
+        `the edit was written but its journal could not be closed, so it was undone (restored: ${report.restored.map((f) => f.path).join(', ') || 'none'}` +
+          `${report.unrestored.length > 0 ? `; NOT restored: ${report.unrestored.map((f) => `${f.path} (${f.reason})`).join('; ')}` : ''}): ` +
+          `${error instanceof Error ? error.message : String(error)}`,
+        {
+          paths: changed.map((file) => file.path),
+          causeCode: error instanceof ActionError ? error.code : 'LSP_ACTION_WRITE_FAILED',
+          restored: report.restored.map((file) => file.path),
+          unrestored: report.unrestored,
+        },
+        { cause: error },
+      );
+    }
     return { files: changed.map(toFileChange) };
   }
+
+  /**
+   * Recovers an interrupted edit left in the workspace's journal before writing anything new.
+   * @returns the journal's state to write the next entry against
+   * @throws ActionError `LSP_ACTION_CONFLICT` (journal-busy) when another live process is writing;
+   *   `LSP_ACTION_WRITE_FAILED` when an earlier edit's originals could still not be put back
+   */
+  async #recoverFirst(root: string, policy: WriteRequest['policy']): Promise<JournalState> {
+    const journal = await readJournal(this.#journalFs, root);
+    if (journal.entry === undefined) return journal;
+    if (isOtherLiveProcess(journal.entry.pid)) {
+      throw new ActionError(
+        'LSP_ACTION_CONFLICT',
+        `another process (pid ${journal.entry.pid}) is writing in ${root}; nothing was written. Re-run the action when it is done.`,
+        { paths: [journal.target.displayPath], reason: 'journal-busy' },
+      );
+    }
+    const report = await recoverWrites(this.#journalFs, root, policy ? { policy } : {}, journal);
+    this.#onRecovered(report);
+    if (!report.cleared) {
+      throw new ActionError(
+        'LSP_ACTION_WRITE_FAILED',
+        `an earlier edit in this workspace was interrupted and could not be fully undone; nothing new was written. ${describeRecovery(report)}`,
+        { paths: report.unrestored.map((file) => file.path), unrestored: report.unrestored, causeCode: 'LSP_ACTION_WRITE_FAILED' },
+      );
+    }
+    return readJournal(this.#journalFs, root);
+  }
+}
+
+/** @returns whether a failed commit left an original that is not back on disk */
+function restoreFailed(error: unknown): boolean {
+  if (!(error instanceof ActionError) || error.code !== 'LSP_ACTION_WRITE_FAILED') return false;
+  const unrestored = error.details['unrestored'];
+  return Array.isArray(unrestored) && unrestored.some((file: { reason?: unknown }) => typeof file.reason === 'string' && file.reason.startsWith('restoring it failed'));
 }
 
 function toFileChange(file: PreparedFile): FileChange {

@@ -17,6 +17,12 @@ export interface WriteRequest {
    * the content read at plan time.
    */
   basis?: ReadonlyMap<string, string>;
+  /**
+   * What the editor (or caller) says it last saw, by absolute path: the lowercase hex SHA-256 of
+   * the document's UTF-8 text (BOM excluded). The text the edit was computed against (its basis,
+   * else the file as read) must hash to it, else `LSP_ACTION_CONFLICT` (reason `pin-mismatch`).
+   */
+  pins?: ReadonlyMap<string, string>;
   signal?: AbortSignal;
   /**
    * The actor for `fs/write-intent` and `fs/observed`: the tool's `exec` for agent calls;
@@ -53,4 +59,6 @@ export interface WriteResult {
  */
 export interface WorkspaceWriter {
   apply(request: WriteRequest): Promise<WriteResult>;
+  /** Recovers an edit a crash left half-applied in `root`, before the first action there reads it. */
+  prepare?(root: string): Promise<void>;
 }

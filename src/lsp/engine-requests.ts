@@ -13,6 +13,7 @@ import type {
   CompletionItemInfo,
   CompletionResult,
   DocumentTarget,
+  EditBasis,
   FileLocation,
   HoverResult,
   InlayHintInfo,
@@ -33,14 +34,24 @@ import { normalizeHover, normalizeInlayHints, normalizeSignatureHelp } from './n
 import { normalizeDocumentSymbols, normalizeWorkspaceSymbols } from './normalize-symbols.ts';
 import { normalizeTextEdits, normalizeWorkspaceEdit } from './normalize-workspace-edit.ts';
 import type { ServerSessions, Session } from './server-sessions.ts';
+import { raceAbort } from '../race-abort.ts';
 
 const textDocument = (s: Session): { uri: string } => ({ uri: s.doc.uri });
+
+/**
+ * @param s a session, just before its request is sent
+ * @returns a copy of the text and version the server has of the document (the session's
+ *   document object is updated in place by later syncs, so it is copied here)
+ */
+const basisOf = (s: Session): EditBasis => ({ path: s.doc.path, version: s.doc.version, text: s.doc.text });
 
 /** Request methods over {@link ServerSessions}. */
 export class EngineRequests {
   private readonly sessions: ServerSessions;
   private readonly config: Config;
   private readonly collectorOf: (client: LanguageClient) => DiagnosticsCollector | undefined;
+  /** Per server, the settling of its last `workspace/executeCommand` (see {@link executeCommand}). */
+  private readonly commandTails = new WeakMap<LanguageClient, Promise<void>>();
 
   /**
    * @param sessions shared plumbing
@@ -84,9 +95,11 @@ export class EngineRequests {
         triggerKind: 1,
       };
       if (only !== undefined) context.only = only;
+      const basis = basisOf(s);
       const raw = await s.client.request('textDocument/codeAction', { textDocument: textDocument(s), range: serverRange, context }, signal);
       const resolvable = s.client.registry.has('codeAction/resolve');
-      return this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeActions(ctx, raw, s.doc.path, resolvable));
+      const items = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeActions(ctx, raw, s.doc.path, resolvable));
+      return items.map((item) => ({ ...item, basis }));
     });
     return mergeOrThrow(outcomes);
   }
@@ -105,13 +118,21 @@ export class EngineRequests {
   resolveCodeAction(target: DocumentTarget, item: CodeActionItem, signal?: AbortSignal): Promise<CodeActionItem> {
     return this.onServer(target, item.serverId, signal, async (s) => {
       if (!s.client.registry.has('codeAction/resolve') || !isObject(item.raw) || typeof item.raw.command === 'string') return item;
+      const basis = basisOf(s);
       const raw = await s.client.request('codeAction/resolve', item.raw, signal);
       const resolved = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeAction(ctx, raw, s.doc.path, false));
-      return { ...resolved, needsResolve: false };
+      return { ...resolved, needsResolve: false, basis };
     });
   }
 
-  /** @returns the command's result; server edits meanwhile go to `applyEdit` */
+  /**
+   * One `workspace/executeCommand` at a time per server: `workspace/applyEdit` carries no link to
+   * the command that caused it, so serialising is what binds each edit to its command (and its
+   * write permission). The call settles only after every edit it routed has finished writing
+   * (or rolling back), so a cancel's answer never overtakes a write.
+   * @returns the command's result; server edits meanwhile go to `applyEdit`, with the text the
+   *   server had of the document when the command was sent as their basis
+   */
   executeCommand(target: DocumentTarget, serverId: string, command: LspCommand, applyEdit: ApplyEditHandler, signal?: AbortSignal): Promise<unknown> {
     return this.onServer(target, serverId, signal, async (s) => {
       const registry = s.client.registry;
@@ -122,28 +143,60 @@ export class EngineRequests {
       if (known.length > 0 && !known.includes(command.command)) {
         throw new ActionError('LSP_ACTION_UNSUPPORTED', `${serverId} does not list the command ${command.command}`, { serverId, command: command.command });
       }
-      const route = async (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
+      return this.oneCommandAt(s.client, signal, async () => {
+        const basis = basisOf(s);
+        const writing = new Set<Promise<ApplyWorkspaceEditResult>>();
+        const apply = async (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
+          try {
+            const edit = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeWorkspaceEdit(ctx, params?.edit, 'workspace/applyEdit edit'));
+            return await applyEdit(edit, params?.label === undefined ? { serverId, basis } : { serverId, label: params.label, basis });
+          } catch (error) {
+            return { applied: false, failureReason: error instanceof Error ? error.message : String(error) };
+          }
+        };
+        const route = (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
+          const done = apply(params);
+          writing.add(done);
+          void done.finally(() => writing.delete(done));
+          return done;
+        };
+        const params = command.arguments === undefined ? { command: command.command } : { command: command.command, arguments: command.arguments };
         try {
-          const edit = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeWorkspaceEdit(ctx, params?.edit, 'workspace/applyEdit edit'));
-          return await applyEdit(edit, params?.label === undefined ? { serverId } : { serverId, label: params.label });
-        } catch (error) {
-          return { applied: false, failureReason: error instanceof Error ? error.message : String(error) };
+          return await s.client.withApplyEditRoute(route, () => s.client.request('workspace/executeCommand', params, signal));
+        } finally {
+          await Promise.allSettled(writing);
         }
-      };
-      const params = command.arguments === undefined ? { command: command.command } : { command: command.command, arguments: command.arguments };
-      return s.client.withApplyEditRoute(route, () => s.client.request('workspace/executeCommand', params, signal));
+      });
     });
   }
 
+  /** Runs `fn` once the server's previous command (if any) has settled; an abort while waiting rejects. */
+  private async oneCommandAt<T>(client: LanguageClient, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    const previous = this.commandTails.get(client) ?? Promise.resolve();
+    const gate = openGate();
+    const mine = gate.closed;
+    const release = gate.open;
+    const tail = previous.then(() => mine);
+    this.commandTails.set(client, tail);
+    try {
+      await raceAbort(previous, signal);
+      return await fn();
+    } finally {
+      release();
+      if (this.commandTails.get(client) === tail) this.commandTails.delete(client);
+    }
+  }
+
   /** @returns formatting edits of the first server advertising (range) formatting */
-  format(target: DocumentTarget, range: Range | undefined, signal?: AbortSignal): Promise<{ serverId: string; edits: TextEdit[] }> {
+  format(target: DocumentTarget, range: Range | undefined, signal?: AbortSignal): Promise<{ serverId: string; edits: TextEdit[]; basis: EditBasis }> {
     const method = range === undefined ? 'textDocument/formatting' : 'textDocument/rangeFormatting';
     return this.sessions.first(target, method, signal, async (s) => {
       const options = { ...this.config.servers[s.route.serverId]?.formattingOptions };
       const params: Record<string, unknown> = { textDocument: textDocument(s), options };
       if (range !== undefined) params.range = this.sessions.rangeToServer(s, range);
+      const basis = basisOf(s);
       const raw = await s.client.request(method, params, signal);
-      return { serverId: s.route.serverId, edits: this.sessions.normalizeLocal(s, (ctx) => normalizeTextEdits(ctx, raw, s.doc.path, method)) };
+      return { serverId: s.route.serverId, edits: this.sessions.normalizeLocal(s, (ctx) => normalizeTextEdits(ctx, raw, s.doc.path, method)), basis };
     });
   }
 
@@ -167,10 +220,11 @@ export class EngineRequests {
   }
 
   /** @returns the rename's workspace edit */
-  rename(target: DocumentTarget, position: Position, newName: string, signal?: AbortSignal): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit }> {
+  rename(target: DocumentTarget, position: Position, newName: string, signal?: AbortSignal): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit; basis: EditBasis }> {
     return this.sessions.first(target, 'textDocument/rename', signal, async (s) => {
+      const basis = basisOf(s);
       const raw = await s.client.request('textDocument/rename', { ...this.at(s, position), newName }, signal);
-      return { serverId: s.route.serverId, edit: await this.sessions.normalizeAcross(s.client, (ctx) => normalizeWorkspaceEdit(ctx, raw, 'rename')) };
+      return { serverId: s.route.serverId, edit: await this.sessions.normalizeAcross(s.client, (ctx) => normalizeWorkspaceEdit(ctx, raw, 'rename')), basis };
     });
   }
 
@@ -251,9 +305,19 @@ export class EngineRequests {
   }
 }
 
+
 function mergeOrThrow<T>(outcomes: Array<{ value?: T[]; error?: ActionError }>): T[] {
   const ok = outcomes.filter((o) => o.error === undefined);
   const firstError = outcomes.find((o) => o.error !== undefined)?.error;
   if (ok.length === 0 && firstError !== undefined) throw firstError;
   return ok.flatMap((o) => o.value ?? []);
+}
+
+/** @returns a promise (`closed`) that resolves when `open` is called */
+function openGate(): { closed: Promise<void>; open: () => void } {
+  const gate: { closed?: Promise<void>; open: () => void } = { open: () => undefined };
+  gate.closed = new Promise<void>((resolve) => {
+    gate.open = resolve;
+  });
+  return gate as { closed: Promise<void>; open: () => void };
 }

@@ -138,6 +138,18 @@ export interface LspCommand {
   arguments?: unknown[];
 }
 
+/**
+ * The text a server computed an answer against: its synced copy of the request's document as it
+ * was when the request was sent. Edits from that answer apply to this text and no other; the
+ * write path refuses them when the file (or our copy) has moved on since.
+ */
+export interface EditBasis {
+  path: string;
+  /** Our document version the server had (`textDocument.version` of the last didOpen/didChange). */
+  version: number;
+  text: string;
+}
+
 /** A code action or a bare command, normalised. */
 export interface CodeActionItem {
   serverId: string;
@@ -155,6 +167,8 @@ export interface CodeActionItem {
   needsResolve: boolean;
   /** Opaque server payload used for resolve; do not inspect. */
   raw: unknown;
+  /** The text `edit` was computed against (the request's document when codeAction/resolve was sent). */
+  basis?: EditBasis;
 }
 
 /** A completion item, normalised. */
@@ -229,7 +243,7 @@ export interface HoverResult {
  */
 export type ApplyEditHandler = (
   edit: NormalizedWorkspaceEdit,
-  info: { serverId: string; label?: string },
+  info: { serverId: string; label?: string; basis?: EditBasis },
 ) => Promise<{ applied: boolean; failureReason?: string }>;
 
 /** Unsolicited diagnostics: a server published new diagnostics for an open document. */
@@ -341,7 +355,7 @@ export interface LspEngineApi {
   ): Promise<unknown>;
 
   /** Formatting (whole document, or `range`) from the first server that advertises it. */
-  format(target: DocumentTarget, range: Range | undefined, opts?: CallOptions): Promise<{ serverId: string; edits: TextEdit[] }>;
+  format(target: DocumentTarget, range: Range | undefined, opts?: CallOptions): Promise<{ serverId: string; edits: TextEdit[]; basis?: EditBasis }>;
 
   /** `textDocument/prepareRename` (when supported); `null` when there is nothing to rename there. */
   prepareRename(
@@ -356,7 +370,7 @@ export interface LspEngineApi {
     position: Position,
     newName: string,
     opts?: CallOptions,
-  ): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit }>;
+  ): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit; basis?: EditBasis }>;
 
   /** The file's outline. */
   documentSymbols(target: DocumentTarget, opts?: CallOptions): Promise<{ serverId: string; symbols: SymbolNode[] }>;

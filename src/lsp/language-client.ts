@@ -23,6 +23,7 @@ import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } fr
 import { createJsonRpcChannel, sendCancellable, type EngineLog, type JsonRpcChannel } from './json-rpc-connection.ts';
 import { ProgressTracker } from './progress-tracker.ts';
 import { requestError } from './request-errors.ts';
+import { ServerHealth, unhealthyError } from './server-health.ts';
 import { NO_APPLY_EDIT_ROUTE, installServerRequestHandlers } from './server-requests.ts';
 import { StderrTail } from './stderr-tail.ts';
 
@@ -67,6 +68,10 @@ export class LanguageClient {
   private stopping: Promise<void> | undefined;
   /** Aborted when the process has exited (ends waits for answers that cannot come). */
   private readonly exited = new AbortController();
+  /** Signs that the server stopped answering meaningfully while its process lives on. */
+  private readonly health = new ServerHealth((reason) => {
+    if (this.state === 'starting' || this.state === 'ready') this.fail(unhealthyError(this.serverId, reason, this.stderrTail()));
+  });
 
   /** @param options server id, root, config entry, executable, subprocess seam, log */
   constructor(options: LanguageClientOptions) {
@@ -145,7 +150,11 @@ export class LanguageClient {
       configuration: config.configuration,
       registry: this.registry,
       progress: this.progress,
-      log,
+      // the server's own log lines are also health signs (a backend that died under it)
+      log: (level, message) => {
+        this.health.observeLog(message);
+        log(level, message);
+      },
       onRefresh: () => this.refreshed.fire(),
       onPublishDiagnostics: (params) => this.published.fire(params),
       applyEdit: (params) => this.applyEditRoutes.at(-1)?.(params) ?? Promise.resolve(NO_APPLY_EDIT_ROUTE),
@@ -254,7 +263,18 @@ export class LanguageClient {
   private send<R>(method: string, params: unknown, signal: AbortSignal | undefined): Promise<R> {
     const channel = this.channel;
     if (channel === undefined || this.failure !== undefined) return Promise.reject(this.failure ?? this.disposedError());
-    return sendCancellable<R>(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
+    const sent = sendCancellable<R>(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
+    if (method === 'shutdown' || method === 'initialize') return sent;
+    return sent.then(
+      (value) => {
+        this.health.answered();
+        return value;
+      },
+      (error: unknown) => {
+        this.health.failed(error as ActionError);
+        throw error;
+      },
+    );
   }
 
   private onProcessExit(outcome: SubprocessOutcome | undefined, error?: unknown): void {

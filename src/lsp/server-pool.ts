@@ -5,6 +5,11 @@
  * happened within `restartWindowMs` — then calls fail with `LSP_ACTION_SERVER_GAVE_UP` until
  * the window slides. Idle servers are stopped after `idleTimeoutMs`; beyond `maxLiveServers`
  * the least recently used idle server is stopped first.
+ *
+ * The cap holds however calls arrive: a start is admitted synchronously (a slot counts as live
+ * from its admission on, before its process exists), so concurrent first calls for many roots
+ * cannot all pass the check at once. When every live server is in use, a new start waits for
+ * one to be released (or stopped), within the caller's own budget (its signal).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
@@ -30,6 +35,8 @@ interface Slot {
   idleTimer?: NodeJS.Timeout;
   starts: number;
   lastFailure?: ActionError;
+  /** Counted against `maxLiveServers` from admission until its client is gone. */
+  admitted?: boolean;
 }
 
 /** A client handed out for one call; release it when the call is done. */
@@ -57,6 +64,8 @@ export class ServerPool {
   private readonly slots = new Map<string, Slot>();
   private readonly stopping = new Set<LanguageClient>();
   private disposed = false;
+  /** Starts waiting for a live server to become free. */
+  private capacityWaiters: Array<() => void> = [];
 
   /** @param deps config, subprocess seam, executables, log, lifecycle hooks */
   constructor(deps: ServerPoolDeps) {
@@ -125,7 +134,12 @@ export class ServerPool {
       await delay(backoff);
     }
     if (this.disposed) throw disposedError();
-    await this.makeRoom(slot);
+    try {
+      await this.makeRoom(slot);
+    } catch (error) {
+      slot.admitted = false;
+      throw error;
+    }
     const entry = this.entry(slot.serverId);
     const client = new LanguageClient({
       serverId: slot.serverId,
@@ -140,9 +154,13 @@ export class ServerPool {
     client.onDidFail((error) => {
       slot.budget.recordCrash();
       slot.lastFailure = error;
-      if (slot.client === client) slot.client = undefined;
+      if (slot.client === client) {
+        slot.client = undefined;
+        slot.admitted = false;
+      }
       if (slot.ready === client) slot.ready = undefined;
       this.deps.onGone(client);
+      this.capacityChanged();
     });
     await client.start();
     this.deps.onStarted(client);
@@ -153,6 +171,7 @@ export class ServerPool {
   private release(slot: Slot): void {
     slot.leases = Math.max(0, slot.leases - 1);
     slot.lastUsed = performance.now();
+    if (slot.leases === 0) this.capacityChanged();
     const idleMs = this.entry(slot.serverId).idleTimeoutMs;
     if (slot.leases > 0 || idleMs <= 0 || slot.client === undefined || this.disposed) return;
     slot.idleTimer = setTimeout(() => {
@@ -165,20 +184,49 @@ export class ServerPool {
     slot.idleTimer.unref();
   }
 
+  /**
+   * Admits `starting` under `maxLiveServers`: counts every other admitted or live slot, stops
+   * the least recently used idle ones when over, and otherwise waits until a live server is
+   * released or gone. The admission itself is synchronous with the count.
+   */
   private async makeRoom(starting: Slot): Promise<void> {
-    const live = [...this.slots.values()].filter((s) => s !== starting && s.client !== undefined);
-    let excess = live.length + 1 - this.deps.config.maxLiveServers;
-    if (excess <= 0) return;
-    const idle = live.filter((s) => s.leases === 0 && s.starting === undefined).sort((a, b) => a.lastUsed - b.lastUsed);
-    const stops: Promise<void>[] = [];
-    for (const slot of idle) {
-      if (excess <= 0) break;
-      this.deps.log('info', `${slot.serverId}: stopping (least recently used; maxLiveServers ${this.deps.config.maxLiveServers})`);
-      stops.push(this.stopSlot(slot));
-      excess--;
+    const max = this.deps.config.maxLiveServers;
+    let warned = false;
+    for (;;) {
+      if (this.disposed) throw disposedError();
+      const live = [...this.slots.values()].filter((s) => s !== starting && (s.client !== undefined || s.admitted === true));
+      const excess = live.length + 1 - max;
+      if (excess <= 0) {
+        starting.admitted = true;
+        return;
+      }
+      const idle = live
+        .filter((s) => s.leases === 0 && s.client !== undefined && s.starting === undefined && !s.client.busy)
+        .sort((a, b) => a.lastUsed - b.lastUsed)
+        .slice(0, excess);
+      if (idle.length === excess) {
+        for (const slot of idle) {
+          this.deps.log('info', `${slot.serverId}: stopping (least recently used; maxLiveServers ${max})`);
+        }
+        // the stopped slots stop counting at once (stopSlot clears their client synchronously)
+        const stops = idle.map((slot) => this.stopSlot(slot));
+        starting.admitted = true;
+        await Promise.all(stops);
+        return;
+      }
+      if (!warned) {
+        warned = true;
+        this.deps.log('info', `${starting.serverId}: waiting for one of ${max} live servers (maxLiveServers) to be free`);
+      }
+      await new Promise<void>((resolve) => this.capacityWaiters.push(resolve));
     }
-    if (excess > 0) this.deps.log('warn', `more than maxLiveServers servers are busy; starting ${starting.serverId} anyway`);
-    await Promise.all(stops);
+  }
+
+  /** Wakes every start waiting for a free live server (each re-checks). */
+  private capacityChanged(): void {
+    const waiters = this.capacityWaiters;
+    this.capacityWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private async stopSlot(slot: Slot): Promise<void> {
@@ -187,6 +235,7 @@ export class ServerPool {
     const client = slot.client;
     slot.client = undefined;
     slot.ready = undefined;
+    slot.admitted = false;
     if (client === undefined) return;
     this.stopping.add(client);
     try {
@@ -194,6 +243,7 @@ export class ServerPool {
     } finally {
       this.stopping.delete(client);
       this.deps.onGone(client);
+      this.capacityChanged();
     }
   }
 
@@ -227,6 +277,7 @@ export class ServerPool {
   /** Stops every server: shutdown → exit → process-tree kill, all awaited. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.capacityChanged();
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
     await Promise.all([...this.slots.values()].map((slot) => slot.starting?.catch(() => undefined)));
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));

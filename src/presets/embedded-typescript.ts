@@ -31,8 +31,9 @@ export const EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES = {
  * The embedded TypeScript/JavaScript server: this package's own typescript-language-server
  * 5.3.0, run by the current Node, pinned to this package's TypeScript 5.9.3 (a workspace's
  * TypeScript 7 has no tsserver and would break it), with automatic type acquisition (network)
- * and the separate syntax server turned off (measured: 490 MB / 4 processes → 236 MB / 2), and
- * inlay hints enabled ({@link EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES}).
+ * and the separate syntax server turned off (measured: 490 MB / 4 processes → 236 MB / 2),
+ * inlay hints enabled ({@link EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES}), and oversized
+ * TypeScript sources kept from tsserver by a preloaded guard ({@link largeSourceGuardOption}).
  * @returns a complete, validated server entry
  */
 export function embeddedTypeScriptServer(): ServerConfig {
@@ -53,12 +54,23 @@ export function embeddedTypeScriptServer(): ServerConfig {
       '.jsx': 'javascriptreact',
     },
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+    env: { NODE_OPTIONS: largeSourceGuardOption() },
     initializationOptions: {
       disableAutomaticTypingAcquisition: true,
       tsserver: { useSyntaxServer: 'never', path: tsserver },
       preferences: { ...EMBEDDED_TYPESCRIPT_INLAY_HINT_PREFERENCES },
     },
   } as unknown as ServerConfig);
+}
+
+/**
+ * `NODE_OPTIONS` that preload src/presets/large-source-guard (tsserver sees a TypeScript source
+ * over `DSH_LSP_MAX_SOURCE_BYTES`, default 8 MiB, as empty; see that module).
+ * @returns `--import <file URL of the guard>`, the `.ts` source when running from src
+ */
+export function largeSourceGuardOption(): string {
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return `--import ${new URL(`./large-source-guard${extension}`, import.meta.url).href}`;
 }
 
 /**

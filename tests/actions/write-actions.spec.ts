@@ -224,18 +224,17 @@ describe('codeAction.apply', () => {
     assert.equal(services.writer.disk.get(A), 'var x = 2;\n');
   });
 
-  it('edit + command: the edit first, then the command; a later refusal is reported next to what was written', async () => {
+  it('edit + command: the edit first, then the command; a later refusal undoes the edit (all or nothing)', async () => {
     const services = setup({ [A]: 'var x = 1;\n', [B]: 'b\n' });
     services.engine.codeActionItems = [codeAction('Both', { kind: 'refactor', edit: serverEdit, command: { title: 'then', command: 'then' } })];
     services.engine.executeCommandImpl = async (_command, applyEdit) => applyEdit({ steps: [{ kind: 'edit', path: '/ws/missing.ts', edits: [edit(range(0, 0), 'x')] }] }, { serverId: 'ts' });
-    const result = await codeActionApplyAction.run({ workspaceRoot: ROOT, filePath: 'a.ts', title: 'Both', range: range(0, 0) }, services, invocation(true));
-    assert.equal(result.kind, 'codeActionApplied');
-    if (result.kind !== 'codeActionApplied') return;
-    assert.equal(result.applied, false);
-    assert.match(result.failureReason ?? '', /missing\.ts does not exist/);
-    assert.equal(result.filesChanged, 1);
+    await assert.rejects(
+      codeActionApplyAction.run({ workspaceRoot: ROOT, filePath: 'a.ts', title: 'Both', range: range(0, 0) }, services, invocation(true)),
+      actionError('LSP_ACTION_FILE_NOT_FOUND', /missing\.ts does not exist.*all-or-nothing: undone in \/ws\/a\.ts/),
+    );
+    assert.equal(services.writer.disk.get(A), 'var x = 1;\n', 'the action\'s own edit was undone');
     const order = services.engine.calls.map((c) => c.method).filter((m) => m === 'filesChanged' || m === 'executeCommand');
-    assert.deepEqual(order, ['filesChanged', 'executeCommand'], 'the server hears of the edit before its command runs');
+    assert.deepEqual(order.slice(0, 2), ['filesChanged', 'executeCommand'], 'the server hears of the edit before its command runs');
   });
 
   it('runCommand:false leaves a command-only action unchanged, with the reason', async () => {

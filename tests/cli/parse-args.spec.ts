@@ -68,10 +68,19 @@ describe('parseArgs', () => {
     assert.deepEqual(parseArgs(['serve', '-w', 'ws', '--print-config']), {
       command: 'serve',
       workspace: 'ws',
+      workspaces: ['ws'],
       logLevel: 'warn',
       sandbox: 'workspace-write',
       printConfig: true,
     });
+  });
+
+  it('serve: --workspace repeats (the folders of an editor window), in order; the first is `workspace`', () => {
+    const cmd = parseArgs(['serve', '--workspace', 'a', '-w', 'b', '--workspace=c']) as { workspace?: string; workspaces?: string[] };
+    assert.equal(cmd.workspace, 'a');
+    assert.deepEqual(cmd.workspaces, ['a', 'b', 'c']);
+    assert.equal((parseArgs(['serve']) as { workspaces?: string[] }).workspaces, undefined);
+    assert.throws(() => parseArgs(['serve', '--workspace', 'a', '--workspace', ' ']), /--workspace needs a value/);
   });
 
   it('usage errors name what is wrong', () => {

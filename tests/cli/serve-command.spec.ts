@@ -64,7 +64,7 @@ describe('serve', () => {
     assert.deepEqual(rows.map((r) => r.id), ['system-prompt', 'tools', 'sandbox-policy', 'fs', 'subprocess', 'fs-observation-policy', 'tool-call-timeout-policy', 'lsp-actions']);
     assert.deepEqual(rows[2]?.config, { mode: 'read-only', workspaceRoot: ws });
     const plugin = rows[7]?.config as { editor: unknown };
-    assert.deepEqual(plugin.editor, { enabled: true });
+    assert.deepEqual(plugin.editor, { enabled: true, workspaceRoots: [ws] });
   });
 
   it('a failing composition is a setup error (exit 2), a missing workspace too', async () => {

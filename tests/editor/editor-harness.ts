@@ -93,7 +93,7 @@ export function fakeContext(services: Record<string, unknown> = {}) {
 
 /** Editor config for tests. */
 export function editorConfig(over: Partial<EditorConfig> = {}): EditorConfig {
-  return { enabled: true, requestTimeoutMs: 5_000, diagnosticsCacheMaxFiles: 4, maxLineBytes: 1024, diagnosticsDebounceMs: 10, ...over };
+  return { enabled: true, requestTimeoutMs: 5_000, diagnosticsCacheMaxFiles: 4, maxLineBytes: 1024, diagnosticsDebounceMs: 10, workspaceRoots: [], ...over };
 }
 
 /** Reads a writable's lines back as parsed frames. */

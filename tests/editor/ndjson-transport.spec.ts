@@ -169,3 +169,120 @@ describe('json-rpc helpers', () => {
     assert.equal(peekRequestId('{"params":{"id":3}}'), undefined);
   });
 });
+
+describe('ndjson transport: protocol edges (issue 11)', () => {
+  it('serves a last request without its \\n at EOF, before reporting the end', async () => {
+    const order: string[] = [];
+    const input = new PassThrough();
+    const t = new NdjsonTransport({
+      input,
+      output: new PassThrough(),
+      maxLineBytes: 1024,
+      onMessage: (m) => order.push(`message ${m.method}`),
+      onClose: () => order.push('close'),
+    });
+    t.start();
+    input.end('{"jsonrpc":"2.0","id":1,"method":"first"}\n{"jsonrpc":"2.0","id":2,"method":"last"}');
+    await tick();
+    await tick();
+    assert.deepEqual(order, ['message first', 'message last', 'close']);
+  });
+
+  it('invalid UTF-8 is a parse error (-32700 to its id), never decoded with replacement characters', async () => {
+    const { input, messages, ignored, out } = transport(1024);
+    const bad = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"u8","method":"m","params":{"s":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]);
+    input.write(bad);
+    input.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"note","params":"'), Buffer.from([0xff]), Buffer.from('"}\n')]));
+    await tick();
+    assert.deepEqual(messages, []);
+    assert.equal(ignored.filter((r) => /invalid UTF-8/.test(r)).length, 2);
+    const frames = out().trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(frames, [{ jsonrpc: '2.0', id: 'u8', error: { code: -32700, message: 'parse error: the line is not valid UTF-8' } }]);
+  });
+
+  it('refuses nesting deeper than the bound as an invalid request (no stack overflow, no handler call)', async () => {
+    const { input, messages, out } = transport(8 * 1024 * 1024);
+    const deep = `{"jsonrpc":"2.0","id":9,"method":"lsp.actions.run","params":{"protocol":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}}`;
+    input.write(`${deep}\n`);
+    await tick();
+    assert.deepEqual(messages, []);
+    const frames = out().trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(frames, [{ jsonrpc: '2.0', id: 9, error: { code: -32600, message: 'request nested deeper than 256 levels refused' } }]);
+  });
+
+  it('keeps a numeric id beyond 2^53 as its raw token, so it is echoed byte for byte', async () => {
+    const { t, input, messages, out } = transport(1024);
+    input.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}\n{"jsonrpc":"2.0","id":12345678901234567890.5,"method":"m"}\n');
+    await tick();
+    assert.equal(messages.length, 2);
+    for (const m of messages) if (m.kind === 'request') t.send({ jsonrpc: '2.0', id: m.id, result: null });
+    assert.equal(out(), '{"jsonrpc":"2.0","id":9007199254740993,"result":null}\n{"jsonrpc":"2.0","id":12345678901234567890.5,"result":null}\n');
+  });
+
+  it('answers a batch as JSON-RPC 2.0 allows: one array with a -32600 per request; an empty batch is one -32600', async () => {
+    const { input, messages, out } = transport(1024);
+    input.write('[{"jsonrpc":"2.0","id":1,"method":"lsp.actions.list"},{"jsonrpc":"2.0","method":"lsp.events"},7]\n');
+    input.write('[]\n');
+    input.write('[{"jsonrpc":"2.0","method":"lsp.events"}]\n');
+    await tick();
+    assert.deepEqual(messages, []);
+    const frames = out().trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(frames.length, 2, 'a batch of notifications only gets no answer');
+    assert.ok(Array.isArray(frames[0]));
+    assert.deepEqual(
+      (frames[0] as Array<{ id: unknown; error: { code: number } }>).map((f) => [f.id, f.error.code]),
+      [
+        [1, -32600],
+        [null, -32600],
+      ],
+    );
+    assert.deepEqual(frames[1], { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
+  });
+
+  it('pauses input while the output queue is over its bound, and resumes once the reader catches up', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 16 });
+    let handled = 0;
+    const t = new NdjsonTransport({ input, output, maxLineBytes: 1024, maxQueuedBytes: 256, onMessage: () => void handled++ });
+    t.start();
+    for (let i = 0; i < 40; i++) t.send({ jsonrpc: '2.0', id: i, result: 'x'.repeat(20) });
+    assert.equal(t.inputHeld, true);
+    assert.equal(input.isPaused(), true);
+    input.write('{"jsonrpc":"2.0","method":"waits"}\n');
+    await tick();
+    assert.equal(handled, 0, 'nothing is read while the output is backed up');
+    while (output.read() !== null) await tick();
+    await tick();
+    assert.equal(t.inputHeld, false);
+    await tick();
+    assert.equal(handled, 1);
+  });
+
+  it('a hold from the owner pauses input until released', async () => {
+    const input = new PassThrough();
+    let handled = 0;
+    const t = new NdjsonTransport({ input, output: new PassThrough(), maxLineBytes: 1024, onMessage: () => void handled++ });
+    t.start();
+    t.hold('in-flight');
+    input.write('{"jsonrpc":"2.0","method":"a"}\n');
+    await tick();
+    assert.equal(handled, 0);
+    t.release('in-flight');
+    await tick();
+    assert.equal(handled, 1);
+  });
+
+  it('reports a broken output once and stops writing', async () => {
+    const output = new Writable({ write: (_chunk, _enc, callback) => callback(Object.assign(new Error('EPIPE'), { code: 'EPIPE' })) });
+    let broken = 0;
+    const t = new NdjsonTransport({ input: new PassThrough(), output, maxLineBytes: 64, onMessage: () => {}, onOutputClosed: () => void broken++ });
+    t.start();
+    t.send({ a: 1 });
+    await tick();
+    t.send({ b: 2 });
+    await tick();
+    assert.equal(broken, 1);
+    assert.equal(t.outputBroken, true);
+    await t.flush();
+  });
+});

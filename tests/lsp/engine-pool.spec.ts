@@ -113,6 +113,39 @@ describe('server pool', () => {
     }
   });
 
+  it('holds maxLiveServers under concurrent first calls for many roots: the extra starts wait, none is refused', async () => {
+    const f = await startEngine(
+      makeConfig({ fake: fakeEntry({ delayMs: { 'textDocument/hover': 200 } }, { rootMarkers: ['marker'] }) }, { maxLiveServers: 2 }),
+    );
+    let peak = 0;
+    const sampling = { on: true };
+    const sampler = (async () => {
+      while (sampling.on) {
+        peak = Math.max(peak, f.engine.liveServers().filter((s) => s.state !== 'stopping').length);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    try {
+      const targets = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(async (i) => {
+          await ws.write(`cap${i}/marker`, '');
+          return { root: ws.root, path: await ws.write(`cap${i}/f.txt`, 'word\n') };
+        }),
+      );
+      const results = await Promise.allSettled(targets.map((t) => f.engine.hover(t, { line: 0, character: 1 })));
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+      sampling.on = false;
+      await sampler;
+      assert.ok(peak <= 2, `at most 2 live servers at once, saw ${peak}`);
+      assert.ok(f.engine.liveServers().length <= 2);
+      assert.ok(f.logs.some((l) => /waiting for one of 2 live servers/.test(l)), 'the extra starts waited');
+    } finally {
+      sampling.on = false;
+      await sampler;
+      await f.close();
+    }
+  });
+
   it('closes the least recently used documents beyond maxOpenDocuments', async () => {
     const f = await startEngine(makeConfig({ fake: fakeEntry({}) }, { maxOpenDocuments: 2 }));
     try {

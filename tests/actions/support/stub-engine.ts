@@ -9,6 +9,7 @@ import type {
   CompletionItemInfo,
   CompletionResult,
   DocumentTarget,
+  EditBasis,
   FileDiagnostics,
   FileLocation,
   HoverResult,
@@ -47,6 +48,8 @@ export class StubEngine implements LspEngineApi {
   resolveCodeActionImpl: (item: CodeActionItem) => CodeActionItem = (item) => ({ ...item, needsResolve: false });
   executeCommandImpl: (command: LspCommand, applyEdit: ApplyEditHandler) => Promise<unknown> = async () => null;
   formatEdits: TextEdit[] = [];
+  /** The text the (stub) server computed format/rename against, when a test sets one. */
+  basis: EditBasis | undefined;
   prepareRenameResult: { serverId: string; range?: Range; placeholder?: string } | null = { serverId: 'ts' };
   renameEdit: NormalizedWorkspaceEdit = { steps: [] };
   symbols: SymbolNode[] = [];
@@ -103,17 +106,17 @@ export class StubEngine implements LspEngineApi {
     this.#record('executeCommand', target, serverId, command);
     return this.executeCommandImpl(command, opts.applyEdit);
   }
-  async format(target: DocumentTarget, range: Range | undefined): Promise<{ serverId: string; edits: TextEdit[] }> {
+  async format(target: DocumentTarget, range: Range | undefined): Promise<{ serverId: string; edits: TextEdit[]; basis?: EditBasis }> {
     this.#record('format', target, range);
-    return { serverId: 'ts', edits: this.formatEdits };
+    return { serverId: 'ts', edits: this.formatEdits, ...(this.basis ? { basis: this.basis } : {}) };
   }
   async prepareRename(target: DocumentTarget, position: Position): Promise<{ serverId: string; range?: Range; placeholder?: string } | null> {
     this.#record('prepareRename', target, position);
     return this.prepareRenameResult;
   }
-  async rename(target: DocumentTarget, position: Position, newName: string): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit }> {
+  async rename(target: DocumentTarget, position: Position, newName: string): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit; basis?: EditBasis }> {
     this.#record('rename', target, position, newName);
-    return { serverId: 'ts', edit: this.renameEdit };
+    return { serverId: 'ts', edit: this.renameEdit, ...(this.basis ? { basis: this.basis } : {}) };
   }
   async documentSymbols(target: DocumentTarget): Promise<{ serverId: string; symbols: SymbolNode[] }> {
     this.#record('documentSymbols', target);

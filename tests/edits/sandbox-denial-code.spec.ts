@@ -1,0 +1,29 @@
+/**
+ * The fs fence's denial says what happened: under `read-only` the preset forbids writing
+ * (`LSP_ACTION_READ_ONLY`); under a writable mode the target lies outside what the preset lets
+ * write (`LSP_ACTION_OUTSIDE_WORKSPACE`), which is not "read-only" (issue 11, item 9).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { toWriteActionError } from '../../src/edits/fs-error-map.ts';
+
+const denial = (): Error => Object.assign(new Error('path is outside the writable roots'), { code: 'FS_SANDBOX_DENIED' });
+
+describe('FS_SANDBOX_DENIED by mode', () => {
+  it('read-only (or unknown): LSP_ACTION_READ_ONLY with the marker', () => {
+    for (const mode of ['read-only', undefined] as const) {
+      const error = toWriteActionError(denial(), { path: '/w/a.ts', stage: 'write', ...(mode ? { mode } : {}) });
+      assert.equal(error.code, 'LSP_ACTION_READ_ONLY');
+      assert.match(error.message, /\[sandbox: file access denied under read-only mode\]/);
+    }
+  });
+
+  it('workspace-write and danger-full-access: LSP_ACTION_OUTSIDE_WORKSPACE, marker kept', () => {
+    for (const mode of ['workspace-write', 'danger-full-access'] as const) {
+      const error = toWriteActionError(denial(), { path: '/elsewhere/a.ts', stage: 'write', mode });
+      assert.equal(error.code, 'LSP_ACTION_OUTSIDE_WORKSPACE', mode);
+      assert.match(error.message, new RegExp(`under ${mode} mode`));
+      assert.equal(error.details.fsCode, 'FS_SANDBOX_DENIED');
+    }
+  });
+});
