@@ -120,6 +120,46 @@ describe('write integrity against serve + typescript-language-server (issue 10)'
     assert.equal(tally.other, 0, JSON.stringify(tally));
   });
 
+  // Known gap, kept visible rather than weakened: a save that lands inside the fs seam's own
+  // staging write + rename is replaced without a trace (docs/reliability.md, "What the fs seam
+  // cannot guarantee"). Measured 1 of 30 per run; one run also left one file in neither state.
+  it(`a save timed around the write of an unraced rename: never a lost save reported as success (${TRIALS} trials)`, { todo: 'needs a compare-and-swap publication in the fs seam' }, async () => {
+    // How long an unraced pinned rename takes here, so the saves land before, during and after its write.
+    writeFileSync(join(ws, 'src', 'lib.ts'), LIB);
+    writeFileSync(join(ws, 'src', 'use.ts'), USE);
+    const started = Date.now();
+    const probe = await editor.run('rename', { filePath: 'src/lib.ts', workspaceRoot: ws, position: { line: 0, character: 16 }, newName: 'probe', expectedSha256: sha256(LIB) });
+    assert.equal(probe['status'], 'succeeded', JSON.stringify(probe));
+    const took = Date.now() - started;
+    const tally = { took, succeeded: 0, refused: 0, wrongSymbol: 0, garbled: 0, lostSaveSucceeded: 0 };
+    for (let i = 0; i < TRIALS; i += 1) {
+      writeFileSync(join(ws, 'src', 'lib.ts'), LIB);
+      writeFileSync(join(ws, 'src', 'use.ts'), USE);
+      const newName = `late${i}`;
+      const delay = Math.round((took * (50 + (i * 100) / TRIALS)) / 100);
+      const envelope = editor.run('rename', { filePath: 'src/lib.ts', workspaceRoot: ws, position: { line: 0, character: 16 }, newName, expectedSha256: sha256(LIB) });
+      const save = sleep(delay).then(() => writeFileSync(join(ws, 'src', 'lib.ts'), SWAPPED));
+      const [result] = await Promise.all([envelope, save]);
+      const lib = readFileSync(join(ws, 'src', 'lib.ts'), 'utf8');
+      const renamedOriginal = LIB.replace('helperFn', newName);
+      if (result['status'] === 'succeeded') tally.succeeded += 1;
+      else tally.refused += 1;
+      if (lib.includes(`const ${newName}`) || lib.includes(`return ${newName}`)) tally.wrongSymbol += 1;
+      else if (lib !== SWAPPED && lib !== renamedOriginal) {
+        tally.garbled += 1;
+        console.log(`trial ${i} garbled after ${delay} ms (${String(result['status'])}): ${JSON.stringify(lib)}`);
+      }
+      if (result['status'] === 'succeeded' && lib === renamedOriginal) {
+        tally.lostSaveSucceeded += 1;
+        console.log(`trial ${i}: save after ${delay} ms lost, rename reported succeeded`);
+      }
+    }
+    console.log(`save around the write: ${JSON.stringify(tally)}`);
+    assert.equal(tally.wrongSymbol, 0, JSON.stringify(tally));
+    assert.equal(tally.garbled, 0, JSON.stringify(tally));
+    assert.equal(tally.lostSaveSucceeded, 0, JSON.stringify(tally));
+  });
+
   it(`rename + format + organize imports + hover at once: the workspace type-checks after every trial (${TRIALS} trials)`, async () => {
     const tally = { succeeded: 0, conflict: 0, other: [] as string[], broken: 0 };
     for (let i = 0; i < TRIALS; i += 1) {
