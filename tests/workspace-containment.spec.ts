@@ -49,17 +49,18 @@ describe('confineRoot', () => {
   });
 });
 
+const oneRoot = (): string => join(base, 'one');
+
 describe('confinePath', () => {
-  const root = (): string => join(base, 'one');
 
   it('accepts files inside the root, existing or not yet', async () => {
-    assert.equal(await confinePath(services.fs, root(), 'src/a.ts', { field: 'f' }), join(base, 'one/src/a.ts'));
-    assert.equal(await confinePath(services.fs, root(), join(base, 'one/src/new/deeper.ts'), { field: 'f' }), join(base, 'one/src/new/deeper.ts'));
+    assert.equal(await confinePath(services.fs, oneRoot(), 'src/a.ts', { field: 'f' }), join(base, 'one/src/a.ts'));
+    assert.equal(await confinePath(services.fs, oneRoot(), join(base, 'one/src/new/deeper.ts'), { field: 'f' }), join(base, 'one/src/new/deeper.ts'));
   });
 
   it('refuses ../ paths, absolute paths outside, a linked file and paths through a linked directory (also not-yet-existing ones)', async () => {
     for (const filePath of ['../outside/secret.ts', join(base, 'outside/secret.ts'), 'src/link.ts', 'linkdir/secret.ts', 'linkdir/new.ts']) {
-      await assert.rejects(confinePath(services.fs, root(), filePath, { field: 'params.filePath' }), (error: unknown) => {
+      await assert.rejects(confinePath(services.fs, oneRoot(), filePath, { field: 'params.filePath' }), (error: unknown) => {
         assert.ok(code('LSP_ACTION_OUTSIDE_WORKSPACE')(error), `${filePath}: ${String(error)}`);
         assert.match((error as Error).message, /params\.filePath/);
         return true;
@@ -69,13 +70,13 @@ describe('confinePath', () => {
 
   it('a path too long for the file system is INVALID_ARGS with a clear message, not an uncoded ENAMETOOLONG', async () => {
     const long = `src/${'x'.repeat(5000)}.ts`;
-    await assert.rejects(confinePath(services.fs, root(), long, { field: 'params.filePath' }), (error: unknown) => {
+    await assert.rejects(confinePath(services.fs, oneRoot(), long, { field: 'params.filePath' }), (error: unknown) => {
       assert.ok(code('LSP_ACTION_INVALID_ARGS')(error), String(error));
       assert.match((error as Error).message, /params\.filePath is \d+ bytes long; paths longer than 4096 bytes are refused/);
       return true;
     });
     const longName = `src/${'y'.repeat(300)}.ts`;
-    await assert.rejects(confinePath(services.fs, root(), longName, { field: 'params.filePath' }), (error: unknown) => {
+    await assert.rejects(confinePath(services.fs, oneRoot(), longName, { field: 'params.filePath' }), (error: unknown) => {
       assert.ok(code('LSP_ACTION_INVALID_ARGS')(error), String(error));
       assert.match((error as Error).message, /name too long/);
       return true;

@@ -18,6 +18,8 @@ import { ROOT, actionError, edit, invocation, makeServices, range } from './supp
 const A = '/ws/a.ts';
 const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
+const pinOf = (value: unknown) => new ActionParams({ expectedSha256: value }).escalation();
+
 describe('edits are tied to the text they were computed against', () => {
   it('format writes against the send-time basis, not the engine\'s newer copy', async () => {
     const services = makeServices();
@@ -57,10 +59,9 @@ describe('edits are tied to the text they were computed against', () => {
   });
 
   it('expectedSha256 must be 64 hex digits; it is lowercased', () => {
-    const p = (value: unknown) => new ActionParams({ expectedSha256: value }).escalation();
-    assert.equal(p('AB'.repeat(32)).expectedSha256, 'ab'.repeat(32));
+    assert.equal(pinOf('AB'.repeat(32)).expectedSha256, 'ab'.repeat(32));
     for (const bad of ['abc', 'g'.repeat(64), 42]) {
-      assert.throws(() => p(bad), (error: unknown) => isActionError(error) && error.code === 'LSP_ACTION_INVALID_ARGS');
+      assert.throws(() => pinOf(bad), (error: unknown) => isActionError(error) && error.code === 'LSP_ACTION_INVALID_ARGS');
     }
   });
 

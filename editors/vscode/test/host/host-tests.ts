@@ -152,13 +152,14 @@ test('Show Sessions lists the choices (here: no live DSH session, so only the ba
   await until('the picker to close', () => api.sessionsShown() === undefined);
 });
 
+const renderHover = (h: vscode.Hover): string => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
+
 test('opt-in hover: enabling dshLspActions.hover.enabled adds the backend’s hover', async () => {
   const uri = file('src/geometry.ts');
   const text = disk('src/geometry.ts').split('\n');
   const line = text.findIndex((l) => l.includes('function midpoint'));
   const position = new vscode.Position(line, (text[line] ?? '').indexOf('midpoint') + 2);
   const hovers = async (): Promise<vscode.Hover[]> => (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
-  const render = (h: vscode.Hover): string => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('\n');
   const before = (await hovers()).length;
   const config = vscode.workspace.getConfiguration('dshLspActions');
   await config.update('hover.enabled', true, vscode.ConfigurationTarget.Workspace);
@@ -167,7 +168,7 @@ test('opt-in hover: enabling dshLspActions.hover.enabled adds the backend’s ho
       const now = await hovers();
       return now.length === before + 1 ? now : undefined;
     });
-    assert.ok(shown.some((h) => /function midpoint\(a: Point, b: Point\): Point/.test(render(h))), shown.map(render).join(' | '));
+    assert.ok(shown.some((h) => /function midpoint\(a: Point, b: Point\): Point/.test(renderHover(h))), shown.map(renderHover).join(' | '));
   } finally {
     await config.update('hover.enabled', undefined, vscode.ConfigurationTarget.Workspace);
   }
