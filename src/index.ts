@@ -12,6 +12,7 @@ import { ActionRunner } from './actions/action-runner.ts';
 import { BUILTIN_ACTIONS } from './actions/builtin-actions.ts';
 import type { Config } from './config.ts';
 import { FsWorkspaceWriter } from './edits/workspace-writer.ts';
+import { drainWrites } from './edits/write-drain.ts';
 import { startEditorBackend } from './editor/start-editor-backend.ts';
 import { startEditFeedback } from './feedback/edit-feedback.ts';
 import type { LspActionsApi } from './lsp-actions-api.ts';
@@ -48,7 +49,11 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
     executables,
     log: (level, message) => logger[level](message),
   });
-  ctx.effect(() => () => engine.dispose(), 'lsp-actions:engine');
+  // a write in progress commits or rolls back before the servers go away
+  ctx.effect(() => async () => {
+    await drainWrites();
+    await engine.dispose();
+  }, 'lsp-actions:engine');
 
   const registry = new ActionRegistry();
   for (const action of BUILTIN_ACTIONS) registry.register(action);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActionRunner } from '../actions/action-runner.ts';
 import { toActionError } from '../actions/action-runner.ts';
 import { abortError, ActionError, type ActionErrorCode } from '../errors.ts';
+import { drainWrites } from '../edits/write-drain.ts';
 import { raceAbort } from '../race-abort.ts';
 import type { LspEngineApi } from '../lsp/engine-types.ts';
 import type { DiagnosticsCache } from './diagnostics-cache.ts';
@@ -110,21 +111,20 @@ export class ActionRunHandler {
       if (ref) this.#deps.paths.note(ref);
       const containingRoots = this.#deps.servedRoots ? await raceAbort(this.#deps.servedRoots(), signal) : undefined;
       const runParams = action === 'quickfix.apply' && ref ? await this.#targetFirstError(params, ref, signal) : params;
-      const result = await raceAbort(
-        this.#deps.runner.run({
-          action,
-          params: runParams,
-          signal,
-          ...(binding ? { session: binding.agent.session, agent: binding.agent, containingRoot: binding.cwd } : {}),
-          ...(containingRoots ? { containingRoots } : {}),
-          ...(escalation ? { escalation } : {}),
-          callId: requestId,
-          toolName: `editor:${action}`,
-          actor: undefined,
-        }),
+      const running = this.#deps.runner.run({
+        action,
+        params: runParams,
         signal,
-      );
-      if (ref) await this.#afterSuccess({ requestId, action, writes, params, ref, result, entry, signal });
+        ...(binding ? { session: binding.agent.session, agent: binding.agent, containingRoot: binding.cwd } : {}),
+        ...(containingRoots ? { containingRoots } : {}),
+        ...(escalation ? { escalation } : {}),
+        callId: requestId,
+        toolName: `editor:${action}`,
+        actor: undefined,
+      });
+      const result = await this.#settle(running, writes, signal);
+      // a write that committed although its abort came first still gets its follow-up events
+      if (ref) await this.#afterSuccess({ requestId, action, writes, params, ref, result, entry, signal: signal.aborted ? NEVER_ABORTED : signal });
       this.#deps.events.emit('action.status', { requestId, action, status: 'succeeded' });
       return { requestId, action, status: 'succeeded', result };
     } catch (error) {
@@ -132,6 +132,27 @@ export class ActionRunHandler {
     } finally {
       clearTimeout(timer);
       this.#inFlight.delete(requestId);
+    }
+  }
+
+  /**
+   * Waits for a run, or for its abort. A write's answer to an abort waits until every write in
+   * progress stopped — committed or rolled back ({@link drainWrites}) — so a cancel or timeout never
+   * answers while files are still changing; a run whose commit completed is reported as succeeded.
+   * The wait does not depend on the run honouring its signal: a run hung in a server request is
+   * not waited for.
+   */
+  async #settle<T>(running: Promise<T>, writes: boolean, signal: AbortSignal): Promise<T> {
+    let outcome: { value: T } | undefined;
+    const done = running.then((value) => void (outcome = { value }), () => undefined);
+    try {
+      return await raceAbort(running, signal);
+    } catch (error) {
+      if (!(writes && signal.aborted)) throw error;
+      await drainWrites();
+      await Promise.race([done, delay(COMMIT_SETTLE_MS)]);
+      if (outcome !== undefined) return outcome.value;
+      throw error;
     }
   }
 
@@ -215,6 +236,9 @@ export class ActionRunHandler {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+/** After the writes drained, how long a committed run may take to hand back its result. */
+const COMMIT_SETTLE_MS = 50;
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A short description of a client value for a message; never walks a nested structure. */
 function describeValue(value: unknown): string {
