@@ -115,6 +115,12 @@ export interface Config {
   editor: EditorConfig;
   /** Edit feedback on agent writes. */
   editFeedback: EditFeedbackConfig;
+  /**
+   * Watch the workspace folders with `node:fs` so changes made by others to files no document is
+   * open for reach the servers before the next answer. Only for hosts whose files are the local
+   * disk (`serve` and `check` set it); the harness fs seam has no watch.
+   */
+  watchWorkspace: boolean;
 }
 
 const MS_MAX = 2_147_483_647;
@@ -188,6 +194,7 @@ export const Config: z<Config> = z.object({
   maxItems: z.natural().min(1).default(50),
   editor: EditorConfig.default({} as EditorConfig),
   editFeedback: EditFeedbackConfig.default({} as EditFeedbackConfig),
+  watchWorkspace: z.boolean().default(false),
 }) as z<Config>;
 
 /**

@@ -42,11 +42,14 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   const config: Config = { ...rawConfig, servers: withEmbeddedServers(rawConfig) };
   const executables = await resolveServerExecutables(config, ctx.subprocess);
   const logger = ctx.logger('lsp-actions');
+  // node:fs is loaded only for hosts that said their files are the local disk (serve, check)
+  const watch = config.watchWorkspace ? (await import('./documents/node-workspace-watcher.ts')).nodeWorkspaceWatch() : undefined;
   const engine = new LspEngine({
     config,
     subprocess: ctx.subprocess,
     fs: ctx.fs,
     executables,
+    ...(watch === undefined ? {} : { watch }),
     log: (level, message) => logger[level](message),
   });
   // a write in progress commits or rolls back before the servers go away

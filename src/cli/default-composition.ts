@@ -91,6 +91,8 @@ export function defaultComposition(options: CompositionOptions): CompositionEntr
       ...options.plugin,
       // The CLI owns the whole table (the embedded server is in it unless a user dropped it).
       embeddedTypeScript: false,
+      // the CLI runs on the local disk: outside changes to unopened files are watched for
+      watchWorkspace: true,
       servers: options.servers,
       editor: { enabled: options.editor },
     },
