@@ -13,6 +13,7 @@ import type { LanguageClient } from './language-client.ts';
 import { uriToPath } from './normalize-common.ts';
 import { normalizeDiagnostics, overlappingDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
 import { PullCoordinator, type PullDoc } from './pull-diagnostics.ts';
+import { peerCode } from './request-errors.ts';
 import { PushDocState, PushLatency, type PushRecord, type PushTiming } from './push-freshness.ts';
 import { waitForEvent } from './wait-for-event.ts';
 
@@ -177,8 +178,12 @@ export class DiagnosticsCollector {
           }
         }
       } else {
-        const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+        const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy, this.barrierMethod !== undefined);
         if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record);
+        if (verdict.kind === 'settling' && verdict.barrier === 'send') {
+          this.sendBarrier(doc);
+          continue;
+        }
         if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
         else if (!this.client.progress.busy && waitMs > 0) {
           // silence counts from the later of the change and the end of the server's last
@@ -200,12 +205,42 @@ export class DiagnosticsCollector {
   }
 
   /**
+   * The request used as an ordering barrier through the server's analysis thread (see
+   * {@link PushDocState}): folding ranges (cheap, never cached per version by
+   * typescript-language-server), else document symbols; none when the server offers neither.
+   */
+  private get barrierMethod(): string | undefined {
+    if (this.client.registry.has('textDocument/foldingRange')) return 'textDocument/foldingRange';
+    if (this.client.registry.has('textDocument/documentSymbol')) return 'textDocument/documentSymbol';
+    return undefined;
+  }
+
+  /**
+   * Sends an ordering barrier for a document's latest publish. Any answer — a result or an
+   * error response — counts (the server handled it in order); a transport failure or the
+   * document going away does not (the result then stays unsettled, never fresh by default).
+   */
+  private sendBarrier(doc: DocDiagnostics): void {
+    const method = this.barrierMethod;
+    if (method === undefined) return;
+    const id = doc.push.noteBarrierSent(now());
+    const answered = (): void => {
+      doc.push.noteBarrierAnswered(id, now());
+      this.changed.fire();
+    };
+    this.client.request(method, { textDocument: { uri: doc.uri } }).then(answered, (error: unknown) => {
+      if (peerCode(error) !== undefined) answered();
+      else this.log('debug', `${this.client.serverId}: ordering barrier for ${doc.uri} failed: ${String(error)}`);
+    });
+  }
+
+  /**
    * Mutes unversioned publishes of a reopened document until the server answered a request
    * sent after the reopen — a `$/` request, which LSP says must be answered MethodNotFound.
    */
   private afterReopen(doc: DocDiagnostics): void {
     doc.push.noteReopened();
-    const bound = AbortSignal.timeout(Math.max(100, this.timing.settleMs * 2));
+    const bound = AbortSignal.timeout(Math.max(100, Math.ceil(this.timing.settleMs * 2)));
     this.client.request(REOPEN_BARRIER, {}, bound).then(
       () => undefined,
       () => undefined, // MethodNotFound is the expected answer; a timeout or crash ends the mute too
@@ -222,7 +257,7 @@ export class DiagnosticsCollector {
       if (pull.version === version) return this.build(version, pull.provisional || pull.dirty ? 'pending' : 'fresh', pull.items, pull.version);
       return this.build(version, 'stale', pull.items, pull.version);
     }
-    const verdict = doc.push.evaluate(version, now(), this.timing, this.client.progress.busy);
+    const verdict = doc.push.evaluate(version, now(), this.timing, this.client.progress.busy, this.barrierMethod !== undefined);
     if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record);
     if (verdict.kind === 'settling') return this.fromRecord(version, 'pending', verdict.record);
     return verdict.older === undefined ? this.build(version, 'pending', []) : this.fromRecord(version, 'stale', verdict.older);
