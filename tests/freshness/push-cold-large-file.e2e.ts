@@ -10,12 +10,12 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { TSLS_CLI, TSLS_INIT_OPTIONS } from '../support/servers.ts';
-import { makeConfig, makeWorkspace, startEngine, type EngineFixture, type Workspace } from '../lsp/engine-fixture.ts';
+import { makeWorkspace, type Workspace } from '../lsp/engine-fixture.ts';
+import { startFreshnessEngine, TSLS_ENTRY, type FreshnessEngine } from './freshness-engine.ts';
 import { largeSemanticFile } from './large-semantic-file.ts';
 
 let ws: Workspace;
-let f: EngineFixture | undefined;
+let f: FreshnessEngine | undefined;
 const busy: ChildProcess[] = [];
 
 before(async () => {
@@ -35,22 +35,13 @@ describe('push diagnostics on a cold server under CPU load', () => {
     const path = await ws.write('big.ts', big.text);
     // load every core with a busy child process for the whole check
     for (let i = 0; i < Math.max(2, availableParallelism()); i++) busy.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-    const fixture = await startEngine(
-      makeConfig({
-        tsls: {
-          command: process.execPath,
-          args: [TSLS_CLI, '--stdio'],
-          extensionToLanguage: { '.ts': 'typescript' },
-          rootMarkers: ['tsconfig.json'],
-          initializationOptions: TSLS_INIT_OPTIONS,
-        },
-      }),
-    );
+    // push forced: for typescript-language-server it is the fallback; for other servers the rule
+    const fixture = await startFreshnessEngine({ tsls: TSLS_ENTRY }, { diagnosticsStrategy: 'push' });
     f = fixture;
     const answers: string[] = [];
     for (;;) {
       const d = await fixture.engine.diagnostics({ root: ws.root, path });
-      assert.equal(d.servers[0]?.mode, 'push', 'the push strategy is what this test checks');
+      assert.equal(d.servers[0]?.strategy, 'push', 'the push strategy is what this test checks');
       const found = d.diagnostics.map((x) => `${x.range.start.line}:${String(x.code)}`);
       answers.push(`${d.state} [${found.join(',')}]`);
       if (d.state === 'fresh') {
