@@ -240,6 +240,24 @@ export interface DiagnosticsEvent {
   diagnostics: FileDiagnostics;
 }
 
+/**
+ * Files changed (whoever changed them) and every server that sees them was told: the listed
+ * open documents' diagnostics may differ now although their own text did not change. A
+ * diagnostics call for them answers for the new state (or non-fresh while it cannot know).
+ */
+export interface DependencyChangeEvent {
+  /** What changed, as learned (watcher, sweep of open documents, `filesChanged`). */
+  changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>;
+  /** Open documents (per server) whose diagnostics may have changed. */
+  affected: Array<{ root: string; path: string; serverId: string }>;
+}
+
+/**
+ * A workspace file watcher the host may inject (the CLI's `serve`; plugin code has none in the
+ * harness fs seam): calls `onChange` with changes under `root`, returns a stop function.
+ */
+export type WorkspaceWatch = (root: string, onChange: (changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>) => void) => () => void;
+
 /** A live server process, for status listings. */
 export interface LiveServerInfo {
   serverId: string;
@@ -368,6 +386,13 @@ export interface LspEngineApi {
 
   /** Unsolicited diagnostics pushes for open documents. Returns a disposer. */
   onDiagnostics(listener: (event: DiagnosticsEvent) => void): () => void;
+
+  /**
+   * Fired after a change to any file (open or not, whoever made it) was applied to the servers
+   * that see it: their open documents' diagnostics may differ now. Ask `diagnostics` for the
+   * `affected` documents to get fresh answers (an editor backend pushes those). Returns a disposer.
+   */
+  onDependencyChange(listener: (event: DependencyChangeEvent) => void): () => void;
 
   /** Live server processes. */
   liveServers(): LiveServerInfo[];

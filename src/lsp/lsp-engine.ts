@@ -7,7 +7,7 @@ import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
 import type { Config } from '../config.ts';
 import { DocumentStore } from '../documents/document-store.ts';
-import { ActionError, isActionError } from '../errors.ts';
+import { ActionError } from '../errors.ts';
 import { DiagnosticsCollector } from './diagnostics-collector.ts';
 import { EngineRequests } from './engine-requests.ts';
 import type {
@@ -16,6 +16,7 @@ import type {
   CodeActionItem,
   CompletionItemInfo,
   CompletionResult,
+  DependencyChangeEvent,
   DiagnosticsEvent,
   DocumentTarget,
   FileDiagnostics,
@@ -32,6 +33,7 @@ import type {
   SignatureHelpResult,
   SymbolNode,
   TextEdit,
+  WorkspaceWatch,
 } from './engine-types.ts';
 import type { EngineLog } from './json-rpc-connection.ts';
 import type { LanguageClient } from './language-client.ts';
@@ -39,7 +41,8 @@ import { mergeDiagnostics } from './merge-diagnostics.ts';
 import { ServerPool } from './server-pool.ts';
 import { ServerRouter } from './server-routing.ts';
 import { ServerSessions } from './server-sessions.ts';
-import { watchedFileEvents, type FileChange } from './watched-files.ts';
+import type { FileChange } from './watched-files.ts';
+import { WorkspaceChanges } from './workspace-changes.ts';
 
 export { resolveServerExecutables } from './resolve-server-executables.ts';
 
@@ -48,6 +51,12 @@ export interface LspEngineDeps {
   config: Config;
   subprocess: Pick<SubprocessRuntime, 'spawn'>;
   fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>;
+  /**
+   * A workspace file watcher (the CLI injects one; plugin code has none): outside changes to
+   * files no document is open for are then learned as they happen. Without it, open documents
+   * are still swept before every request (docs/decisions/0010-cross-file-freshness.md).
+   */
+  watch?: WorkspaceWatch;
   /** serverId → absolute executable resolved at load ({@link resolveServerExecutables}). */
   executables?: ReadonlyMap<string, string>;
   log?: EngineLog;
@@ -72,10 +81,10 @@ export class LspEngine implements LspEngineApi {
   /** Latest unsolicited update per path (a settled follow-up speaks only while it is the latest). */
   private readonly updateSeq = new Map<string, number>();
   private readonly lifetime = new AbortController();
+  private readonly dependencyListeners = new Set<(event: DependencyChangeEvent) => void>();
+  private readonly changes: WorkspaceChanges;
   private disposed = false;
   private readonly forcePush: boolean;
-  /** Bumped whenever the engine notices a file change (in-flight answers become `pending`). */
-  private noticedChanges = 0;
 
   /** @inheritdoc */
   codeActionKinds(target: DocumentTarget, opts: CallOptions = {}): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
@@ -108,7 +117,26 @@ export class LspEngine implements LspEngineApi {
         this.store.forgetClient(client);
       },
     });
-    this.sessions = new ServerSessions({ config: deps.config, fs: deps.fs, router: this.router, pool: this.pool, store: this.store });
+    this.sessions = new ServerSessions({
+      config: deps.config,
+      fs: deps.fs,
+      router: this.router,
+      pool: this.pool,
+      store: this.store,
+      beforeRequest: () => this.changes.sync(),
+    });
+    this.changes = new WorkspaceChanges({
+      fs: deps.fs,
+      store: this.store,
+      sessions: this.sessions,
+      router: this.router,
+      pool: this.pool,
+      collectorOf: (client) => this.collectors.get(client),
+      log: this.log,
+      maxBytes: Math.max(...Object.values(deps.config.servers).map((s) => s.maxDocumentBytes), 1024),
+      onDependencyChange: (event) => this.emitDependencyChange(event),
+      watch: deps.watch,
+    });
     this.requests = new EngineRequests(this.sessions, deps.config, (client) => this.collectors.get(client));
   }
 
@@ -121,9 +149,10 @@ export class LspEngine implements LspEngineApi {
       log: this.log,
       onUpdate: (path) => this.emitUpdate(client, path),
       forcePush: this.forcePush,
-      noticed: () => this.noticedChanges,
+      noticed: () => this.changes.noticed,
     });
     this.collectors.set(client, collector);
+    this.changes.watchRoot(client.root);
   }
 
   private guard(): void {
@@ -231,31 +260,7 @@ export class LspEngine implements LspEngineApi {
 
   async filesChanged(changes: FileChange[], opts: CallOptions = {}): Promise<void> {
     this.guard();
-    this.router.invalidateRoots(changes.map((c) => c.path));
-    const unopened: FileChange[] = [];
-    for (const change of changes) {
-      const docs = this.store.docsFor(change.path);
-      if (docs.length === 0) {
-        unopened.push(change);
-        continue;
-      }
-      if (change.kind === 'deleted') {
-        this.store.closeEverywhere(change.path);
-        continue;
-      }
-      try {
-        const state = await this.sessions.readState(change.path, opts.signal);
-        for (const doc of docs) this.store.release(this.store.acquire(doc.client, state, doc.languageId, doc.root));
-      } catch (error) {
-        if (!isActionError(error) || opts.signal?.aborted) throw error;
-        this.log('debug', `filesChanged: ${change.path}: ${error.message}`);
-      }
-    }
-    if (unopened.length === 0) return;
-    for (const client of this.pool.clients()) {
-      const events = watchedFileEvents(client.registry, client.root, unopened);
-      if (events.length > 0) client.notify('workspace/didChangeWatchedFiles', { changes: events });
-    }
+    await this.changes.apply(changes, opts.signal);
   }
 
   documentText(path: string): { text: string; version: number } | undefined {
@@ -269,6 +274,22 @@ export class LspEngine implements LspEngineApi {
   onDiagnostics(listener: (event: DiagnosticsEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onDependencyChange(listener: (event: DependencyChangeEvent) => void): () => void {
+    this.dependencyListeners.add(listener);
+    return () => this.dependencyListeners.delete(listener);
+  }
+
+  private emitDependencyChange(event: DependencyChangeEvent): void {
+    if (this.disposed) return;
+    for (const listener of this.dependencyListeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log('warn', `onDependencyChange listener threw: ${(error as Error).message}`);
+      }
+    }
   }
 
   /**
@@ -325,6 +346,8 @@ export class LspEngine implements LspEngineApi {
     this.disposed = true;
     this.lifetime.abort();
     this.listeners.clear();
+    this.dependencyListeners.clear();
+    this.changes.dispose();
     await this.pool.dispose();
     this.store.closeAll();
     this.router.clearRoots();

@@ -156,6 +156,9 @@ export class StubEngine implements LspEngineApi {
   onDiagnostics(): () => void {
     return () => {};
   }
+  onDependencyChange(): () => void {
+    return () => {};
+  }
   liveServers(): [] {
     return [];
   }
