@@ -290,6 +290,12 @@ export class LspEngine implements LspEngineApi {
         this.log('warn', `onDependencyChange listener threw: ${(error as Error).message}`);
       }
     }
+    // every affected open document is announced again once its result for the new state of
+    // the other files settles (emitUpdate's follow-up), even if its server never republishes
+    for (const { path, serverId } of event.affected) {
+      const client = this.store.docsFor(path).find((d) => d.client.serverId === serverId)?.client;
+      if (client !== undefined) this.emitUpdate(client, path);
+    }
   }
 
   /**
