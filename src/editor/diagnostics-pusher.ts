@@ -18,7 +18,8 @@ import type { ClientPaths } from './run-effects.ts';
 
 /** What the pusher runs against. */
 export interface DiagnosticsPusherDeps {
-  engine: Pick<LspEngineApi, 'onDiagnostics'>;
+  /** `onDependencyChange` is optional: without it only publishes and writes invalidate. */
+  engine: Pick<LspEngineApi, 'onDiagnostics'> & Partial<Pick<LspEngineApi, 'onDependencyChange'>>;
   cache: DiagnosticsCache;
   events: EventStream;
   paths: ClientPaths;
@@ -35,6 +36,7 @@ export class DiagnosticsPusher {
   readonly #deps: DiagnosticsPusherDeps;
   readonly #pending = new Map<string, { timer: NodeJS.Timeout; event: DiagnosticsEvent }>();
   #off: (() => void) | undefined;
+  #offDependencies: (() => void) | undefined;
 
   /** @param deps engine, cache, events, paths, window */
   constructor(deps: DiagnosticsPusherDeps) {
@@ -49,12 +51,20 @@ export class DiagnosticsPusher {
   /** Starts listening. */
   start(): void {
     this.#off ??= this.#deps.engine.onDiagnostics((event) => this.#schedule(event));
+    // a file others depend on changed: their snapshots are outdated until the engine
+    // re-announces them (it does, once their results for the new state settle)
+    this.#offDependencies ??= this.#deps.engine.onDependencyChange?.((event) => {
+      this.#deps.cache.noteChange();
+      for (const { path } of event.affected) this.#deps.cache.invalidate(path);
+    });
   }
 
   /** Stops listening and drops every scheduled flush. */
   stop(): void {
     this.#off?.();
     this.#off = undefined;
+    this.#offDependencies?.();
+    this.#offDependencies = undefined;
     for (const { timer } of this.#pending.values()) clearTimeout(timer);
     this.#pending.clear();
   }

@@ -23,7 +23,7 @@ import { SessionDirectory } from './session-directory.ts';
 /** What the backend serves and where. */
 export interface EditorBackendDeps {
   runner: Pick<ActionRunner, 'run' | 'registry'>;
-  engine: Pick<LspEngineApi, 'documentText' | 'onDiagnostics'>;
+  engine: Pick<LspEngineApi, 'documentText' | 'onDiagnostics'> & Partial<Pick<LspEngineApi, 'onDependencyChange'>>;
   config: EditorConfig;
   /** Defaults to `process.stdin`. */
   input?: Readable;

@@ -184,6 +184,11 @@ describe('cache through the backend', () => {
     await ask();
     await b.run({ action: 'format', params: { filePath: 'lib.ts', workspaceRoot: '/ws' } });
     assert.equal(await b.quickfixRange(), undefined, 'our own write to another file');
+
+    await ask();
+    assert.deepEqual(await b.quickfixRange(), R(7));
+    b.engine.dependencyChange({ changes: [{ path: '/ws/lib.ts', kind: 'changed' }], affected: [{ root: '/ws', path: '/ws/a.ts', serverId: 'ts' }] });
+    assert.equal(await b.quickfixRange(), undefined, 'the engine learned that a dependency changed');
     await b.dispose();
   });
 
