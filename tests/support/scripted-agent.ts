@@ -171,6 +171,8 @@ export interface ScriptedAgentOptions {
   pluginConfig?: Record<string, unknown>;
   /** The plugin to mount; default: `src/index.ts` of this package. */
   plugin?: Plugin;
+  /** More harness plugins mounted before the plugin under test (e.g. `@deepseek-ai/dsh-tool-fs` for `read`/`edit`). */
+  extraPlugins?: Array<{ plugin: Plugin; config?: Record<string, unknown> }>;
 }
 
 /** Loads the plugin under test lazily, so this module imports even while it does not. */
@@ -226,6 +228,7 @@ export class ScriptedAgentHarness {
       await ctx.plugin(LocalSubprocessRuntime);
       await ctx.plugin(fsObservationPolicy);
       await ctx.plugin(timeoutPolicy);
+      for (const extra of options.extraPlugins ?? []) await ctx.plugin(extra.plugin, extra.config ?? {});
       const pluginFiber = await ctx.plugin(plugin, options.pluginConfig ?? {});
       await ctx.plugin(AgentLoop, { agents: [] });
       const harness = new ScriptedAgentHarness(ctx, pluginFiber);
