@@ -401,7 +401,7 @@ export class DiagnosticsCollector {
    */
   private afterReopen(doc: DocDiagnostics): void {
     doc.push.noteReopened();
-    const bound = AbortSignal.timeout(Math.max(100, Math.ceil(this.timing.settleMs * 2)));
+    const bound = AbortSignal.timeout(Math.ceil(Math.max(100, this.timing.settleMs * 2)));
     this.client.request(REOPEN_BARRIER, {}, bound).then(
       () => undefined,
       () => undefined, // MethodNotFound is the expected answer; a timeout or crash ends the mute too

@@ -241,6 +241,14 @@ export interface DiagnosticsEvent {
 }
 
 /**
+ * One file of {@link LspEngineApi.diagnosticsMany}: its diagnostics, or why it could not be
+ * checked (missing, too large, no server…). `version` 0 means the server read the file from
+ * disk itself (it was not opened); the state is still `fresh` only if no file of the batch
+ * changed while it ran.
+ */
+export type BatchDiagnosticsEntry = FileDiagnostics | { path: string; error: { code: ActionErrorCode; message: string } };
+
+/**
  * Files changed (whoever changed them) and every server that sees them was told: the listed
  * open documents' diagnostics may differ now although their own text did not change. A
  * diagnostics call for them answers for the new state (or non-fresh while it cannot know).
@@ -285,6 +293,15 @@ export interface LspEngineApi {
    * Waits up to `waitMs` (default: config `diagnosticsWaitMs`) for fresh results.
    */
   diagnostics(target: DocumentTarget, opts?: CallOptions & { waitMs?: number }): Promise<FileDiagnostics>;
+
+  /**
+   * Diagnostics of many files of one workspace in one go (the CLI's `check`), one entry per
+   * path, in order. Files of a tsserver-backed server are asked without being opened (one file
+   * per project is opened to load it), so a whole project costs about one `tsc --noEmit`;
+   * other files go through {@link diagnostics}. A failure of one file is its entry's `error`;
+   * an abort rejects the whole call.
+   */
+  diagnosticsMany(root: string, paths: readonly string[], opts?: CallOptions & { waitMs?: number }): Promise<BatchDiagnosticsEntry[]>;
 
   /** Completion from the first server that advertises it. */
   completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;

@@ -8,6 +8,7 @@ import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
 import type { Config } from '../config.ts';
 import { DocumentStore } from '../documents/document-store.ts';
 import { ActionError } from '../errors.ts';
+import { batchDiagnostics, type BatchDeps } from './batch-diagnostics.ts';
 import { DiagnosticsCollector } from './diagnostics-collector.ts';
 import { EngineRequests } from './engine-requests.ts';
 import type {
@@ -16,6 +17,7 @@ import type {
   CodeActionItem,
   CompletionItemInfo,
   CompletionResult,
+  BatchDiagnosticsEntry,
   DependencyChangeEvent,
   DiagnosticsEvent,
   DocumentTarget,
@@ -70,6 +72,7 @@ export interface LspEngineDeps {
 /** {@link LspEngineApi} over real language servers. */
 export class LspEngine implements LspEngineApi {
   private readonly config: Config;
+  private readonly fs: LspEngineDeps['fs'];
   private readonly log: EngineLog;
   private readonly router: ServerRouter;
   private readonly pool: ServerPool;
@@ -94,6 +97,7 @@ export class LspEngine implements LspEngineApi {
   /** @param deps config, subprocess and fs seams, resolved executables, log */
   constructor(deps: LspEngineDeps) {
     this.config = deps.config;
+    this.fs = deps.fs;
     this.log = deps.log ?? (() => undefined);
     this.forcePush = deps.diagnosticsStrategy === 'push';
     this.router = new ServerRouter(deps.config.servers);
@@ -181,6 +185,21 @@ export class LspEngine implements LspEngineApi {
         : { serverId: o.route.serverId, mode: 'push', state: 'pending', version, diagnostics: [], error: { code: o.error.code, message: o.error.message } },
     );
     return mergeDiagnostics(target.path, version, servers);
+  }
+
+  diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number } = {}): Promise<BatchDiagnosticsEntry[]> {
+    this.guard();
+    const deps: BatchDeps = {
+      fs: this.fs,
+      router: this.router,
+      pool: this.pool,
+      sessions: this.sessions,
+      collectorOf: (client) => this.collectors.get(client),
+      isOpen: (client, path) => this.store.serverText(client, path) !== undefined,
+      noticed: () => this.changes.noticed,
+      single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
+    };
+    return batchDiagnostics(deps, root, paths, opts.signal);
   }
 
   completion(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<CompletionResult> {

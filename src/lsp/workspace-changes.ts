@@ -105,7 +105,9 @@ export class WorkspaceChanges {
       // let a watcher deliver events the OS already queued (it reports on the next turn)
       await new Promise<void>((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const found = await sweepOpenFiles(this.deps.fs, this.deps.store.diskBacked());
+      // with a watcher running, outside changes arrive as events (applied below); without one,
+      // stat every open document (cost: docs/benchmarks.md, "cross-file sync")
+      const found = this.watching.size > 0 ? [] : await sweepOpenFiles(this.deps.fs, this.deps.store.diskBacked());
       if (this.gone.size > 0) {
         for (const change of await sweepOpenFiles(this.deps.fs, [...this.gone].map((path) => ({ path, version: '' })))) {
           if (change.kind === 'changed' && !this.pending.some((p) => p.path === change.path)) found.push({ path: change.path, kind: 'created' });

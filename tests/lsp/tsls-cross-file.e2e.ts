@@ -221,3 +221,35 @@ describe('tsserver passthrough (tsls)', () => {
     }
   });
 });
+
+describe('diagnosticsMany (tsls): a project checked without opening every file', () => {
+  it('gives each file the list per-file diagnostics give, opening one file only', T, async () => {
+    const ws = await makeWorkspace('batch-');
+    await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
+    const files: Record<string, string> = {
+      'src/a.ts': 'export const a: number = "x";\n',
+      'src/b.ts': "import { a } from './a';\nexport const b: string = a;\n",
+      'src/c.ts': "import { b } from './b';\nexport const c = b.length;\n",
+      'src/d.ts': "import { nope } from './missing';\nexport const d = nope;\n",
+    };
+    const paths = await Promise.all(Object.entries(files).map(([rel, text]) => ws.write(rel, text)));
+    const batch = await startEngine(makeConfig({ tsls: TSLS }));
+    const single = await startEngine(makeConfig({ tsls: TSLS }));
+    try {
+      const many = await batch.engine.diagnosticsMany(ws.root, [...paths, ws.path('src/gone.ts')]);
+      assert.equal(batch.engine.openDocuments().length, 1, 'only the first file was opened');
+      for (const [i, path] of paths.entries()) {
+        const entry = many[i];
+        assert.ok(entry !== undefined && !('error' in entry), path);
+        assert.equal(entry.state, 'fresh');
+        const one = await single.engine.diagnostics({ root: ws.root, path });
+        assert.deepEqual(entry.diagnostics.map(norm), one.diagnostics.map(norm), path);
+      }
+      assert.deepEqual(many.map((e) => ('error' in e ? e.error.code : codes(e))), [[2322], [2322], [], [2307], 'LSP_ACTION_FILE_NOT_FOUND']);
+    } finally {
+      await batch.close();
+      await single.close();
+      await ws.remove();
+    }
+  });
+});
