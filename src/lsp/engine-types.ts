@@ -388,7 +388,11 @@ export interface LspEngineApi {
   /**
    * Tell the servers that files changed on disk because of our own writes (or an observed
    * change): open documents get `didChange` (or `didClose` when deleted), the rest are
-   * announced with `workspace/didChangeWatchedFiles`.
+   * announced with `workspace/didChangeWatchedFiles` — and, to a tsserver-backed server,
+   * `didOpen`+`didClose` with the disk text (changes) or tsserver `reloadProjects` (creations,
+   * deletions). Every server that sees the files drops its held diagnostics results, answers
+   * in flight become `pending`, and {@link onDependencyChange} fires
+   * (docs/decisions/0010-cross-file-freshness.md).
    */
   filesChanged(changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>, opts?: CallOptions): Promise<void>;
 
