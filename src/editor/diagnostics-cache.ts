@@ -1,7 +1,10 @@
 /**
- * The editor backend's bounded diagnostics cache: the last snapshot announced per file,
- * stamped with the source version it describes, so `quickfix.apply` without a range can target
- * the first cached error only while the file is still that version.
+ * The editor backend's bounded diagnostics cache: the last fresh snapshot announced per file,
+ * stamped with the source version it describes. Its only reader is `quickfix.apply` without a
+ * range (targeting the first cached error): `diagnostics.get` always asks the engine, because a
+ * file's diagnostics depend on other files the cache cannot watch. Even for targeting, a snapshot
+ * counts only while its own file is still that version **and** no change to any file has been
+ * noticed since it was taken (a change epoch, bumped by every invalidation).
  */
 import type { Range } from '../lsp/engine-types.ts';
 
@@ -50,6 +53,9 @@ const ERROR_SEVERITIES: ReadonlySet<unknown> = new Set(['error', 1, 'Error']);
 export class DiagnosticsCache {
   readonly #max: number;
   readonly #entries = new Map<string, CachedDiagnostics>();
+  /** Change epoch each entry was stored at. */
+  readonly #epochs = new WeakMap<CachedDiagnostics, number>();
+  #epoch = 0;
 
   /** @param maxFiles files kept at most (`editor.diagnosticsCacheMaxFiles`, ≥ 1) */
   constructor(maxFiles: number) {
@@ -75,6 +81,7 @@ export class DiagnosticsCache {
   set(entry: CachedDiagnostics): string[] {
     this.#entries.delete(entry.path);
     this.#entries.set(entry.path, entry);
+    this.#epochs.set(entry, this.#epoch);
     const evicted: string[] = [];
     while (this.#entries.size > this.#max) {
       const oldest = this.#entries.keys().next().value as string;
@@ -105,12 +112,31 @@ export class DiagnosticsCache {
   }
 
   /**
-   * Drops a file's snapshot.
-   * @param path absolute path
-   * @returns whether there was one
+   * Drops a file's snapshot, and — since other files' diagnostics may depend on it — makes every
+   * other snapshot non-current for targeting ({@link noteChange}).
+   * @param path absolute path of a file that changed (or may be re-analysed)
+   * @returns whether there was a snapshot
    */
   invalidate(path: string): boolean {
+    this.noteChange();
     return this.#entries.delete(path);
+  }
+
+  /**
+   * Some file changed (or may have): every snapshot taken before now may describe an outdated
+   * dependency, so none is current for targeting until it is replaced by a newer one.
+   */
+  noteChange(): void {
+    this.#epoch++;
+  }
+
+  /**
+   * @param path absolute path
+   * @returns whether the file's snapshot was taken after the last noticed change
+   */
+  isUpToDate(path: string): boolean {
+    const entry = this.#entries.get(path);
+    return entry !== undefined && this.#epochs.get(entry) === this.#epoch;
   }
 
   /** Drops everything (dispose). */
@@ -120,15 +146,16 @@ export class DiagnosticsCache {
 
   /**
    * The first error of a file's snapshot, when the snapshot describes the file's current source:
-   * it was fresh, its engine version equals the document's current one, and the file's content
-   * is still the document text the engine holds for that version (when the caller checked).
+   * it was fresh, no change to any file was noticed since it was taken, its engine version equals
+   * the document's current one, and the file's content is still the document text the engine
+   * holds for that version (when the caller checked).
    * @param path absolute path
    * @param probe the file's current versions
    * @returns the error's range, or undefined
    */
   firstCurrentError(path: string, probe: SourceProbe): Range | undefined {
     const entry = this.get(path);
-    if (!entry || !isCurrent(entry.stamp, probe)) return undefined;
+    if (!entry || !this.isUpToDate(path) || !isCurrent(entry.stamp, probe)) return undefined;
     return entry.diagnostics.find((d) => ERROR_SEVERITIES.has(d.severity))?.range;
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Filesystem observations (`fs/observed`) invalidate cached diagnostics: a file seen at a
  * version other than the one its snapshot was taken at (or seen absent) loses its snapshot and
- * is announced as `file.changed`.
+ * is announced as `file.changed`. Any other file seen at a version other than the one last
+ * observed (or seen absent after being present) may be a dependency of cached files, so it makes
+ * every snapshot non-current for targeting, silently.
  */
 import type { FsObservation, FsTarget } from '@deepseek-ai/dsh-fs';
 import type { DiagnosticsCache } from './diagnostics-cache.ts';
@@ -15,6 +17,8 @@ export interface FsChangeWatcherDeps {
   pathOf: (target: FsTarget) => string | undefined;
   /** Told about every path announced here (in-flight writes then skip their own announcement). */
   announced: (path: string) => void;
+  /** Versions of files without a snapshot remembered at most (oldest forgotten first); default 4096. */
+  maxTracked?: number;
 }
 
 /**
@@ -23,6 +27,8 @@ export interface FsChangeWatcherDeps {
  */
 export class FsChangeWatcher {
   readonly #deps: FsChangeWatcherDeps;
+  /** Last observed version of files without a snapshot (`null`: seen absent). */
+  readonly #seen = new Map<string, string | null>();
 
   /** @param deps cache, events, path resolution, announcement hook */
   constructor(deps: FsChangeWatcherDeps) {
@@ -46,13 +52,26 @@ export class FsChangeWatcher {
     }
     if (path === undefined) return false;
     const entry = this.#deps.cache.peek(path);
-    if (!entry) return false;
+    if (!entry) {
+      this.#track(path, observation);
+      return false;
+    }
     if (observation.kind === 'present' && entry.stamp.fsVersion !== undefined && observation.version === entry.stamp.fsVersion) {
       return false;
     }
+    this.#seen.delete(path);
     this.#deps.cache.invalidate(path);
     this.#deps.announced(path);
     this.#deps.events.emit('file.changed', { filePath: entry.clientPath, workspaceRoot: entry.root });
     return true;
+  }
+
+  #track(path: string, observation: FsObservation): void {
+    const version = observation.kind === 'present' ? observation.version : null;
+    const before = this.#seen.get(path);
+    if (before !== undefined && before !== version) this.#deps.cache.noteChange();
+    this.#seen.delete(path);
+    this.#seen.set(path, version);
+    if (this.#seen.size > (this.#deps.maxTracked ?? 4096)) this.#seen.delete(this.#seen.keys().next().value as string);
   }
 }

@@ -28,7 +28,7 @@ const OUTPUT_PROBE_MS = 1000;
 /** What the backend serves and where. */
 export interface EditorBackendDeps {
   runner: Pick<ActionRunner, 'run' | 'registry'>;
-  engine: Pick<LspEngineApi, 'documentText' | 'onDiagnostics'>;
+  engine: Pick<LspEngineApi, 'documentText' | 'onDiagnostics'> & Partial<Pick<LspEngineApi, 'onDependencyChange'>>;
   config: EditorConfig;
   /** Defaults to `process.stdin`. */
   input?: Readable;

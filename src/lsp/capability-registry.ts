@@ -14,6 +14,7 @@ const STATIC_KEYS: Record<string, { key: keyof ServerCapabilities; sub?: string;
   'textDocument/definition': { key: 'definitionProvider' },
   'textDocument/references': { key: 'referencesProvider' },
   'textDocument/documentSymbol': { key: 'documentSymbolProvider' },
+  'textDocument/foldingRange': { key: 'foldingRangeProvider' },
   'workspace/symbol': { key: 'workspaceSymbolProvider' },
   'textDocument/codeAction': { key: 'codeActionProvider' },
   'codeAction/resolve': { key: 'codeActionProvider', sub: 'resolveProvider', parent: 'textDocument/codeAction' },

@@ -19,6 +19,7 @@ import type { LanguageClient } from './language-client.ts';
 import { uriToPath } from './normalize-common.ts';
 import { normalizeDiagnostics, overlappingDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
 import { PullCoordinator, type PullDoc } from './pull-diagnostics.ts';
+import { peerCode } from './request-errors.ts';
 import { PushDocState, PushLatency, type PushRecord, type PushTiming, type PushVerdict } from './push-freshness.ts';
 import { offersTsserverRequest, requestTsserverDiagnostics } from './tsserver-diagnostics.ts';
 import { waitForEvent } from './wait-for-event.ts';
@@ -260,6 +261,10 @@ export class DiagnosticsCollector {
       } else {
         const verdict = this.verdict(doc, version, t);
         if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, strategy);
+        if (verdict.kind === 'settling' && verdict.barrier === 'send') {
+          this.sendBarrier(doc);
+          continue;
+        }
         if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
         else if (!this.client.progress.busy && waitMs > 0) {
           // silence counts from the later of the change, the last change to another file the
@@ -361,6 +366,36 @@ export class DiagnosticsCollector {
   }
 
   /**
+   * The request used as an ordering barrier through the server's analysis thread (see
+   * {@link PushDocState}): folding ranges (cheap, never cached per version by
+   * typescript-language-server), else document symbols; none when the server offers neither.
+   */
+  private get barrierMethod(): string | undefined {
+    if (this.client.registry.has('textDocument/foldingRange')) return 'textDocument/foldingRange';
+    if (this.client.registry.has('textDocument/documentSymbol')) return 'textDocument/documentSymbol';
+    return undefined;
+  }
+
+  /**
+   * Sends an ordering barrier for a document's latest publish. Any answer — a result or an
+   * error response — counts (the server handled it in order); a transport failure or the
+   * document going away does not (the result then stays unsettled, never fresh by default).
+   */
+  private sendBarrier(doc: DocDiagnostics): void {
+    const method = this.barrierMethod;
+    if (method === undefined) return;
+    const id = doc.push.noteBarrierSent(now());
+    const answered = (): void => {
+      doc.push.noteBarrierAnswered(id, now());
+      this.changed.fire();
+    };
+    this.client.request(method, { textDocument: { uri: doc.uri } }).then(answered, (error: unknown) => {
+      if (peerCode(error) !== undefined) answered();
+      else this.log('debug', `${this.client.serverId}: ordering barrier for ${doc.uri} failed: ${String(error)}`);
+    });
+  }
+
+  /**
    * Mutes unversioned publishes of a reopened document until the server answered a request
    * sent after the reopen — a `$/` request, which LSP says must be answered MethodNotFound.
    */
@@ -394,7 +429,7 @@ export class DiagnosticsCollector {
    * server sees counted as an older answer (they describe the old state of that file).
    */
   private verdict(doc: DocDiagnostics, version: number, t: number): PushVerdict<EngineDiagnostic> {
-    const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+    const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy, this.barrierMethod !== undefined);
     const changedAt = doc.dependencyChangedAt;
     if (changedAt === undefined || verdict.kind === 'waiting' || verdict.record.receivedAt >= changedAt) return verdict;
     return { kind: 'waiting', older: verdict.record, silentSince: Math.max(changedAt, doc.push.sentAt) };

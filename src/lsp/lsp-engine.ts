@@ -81,6 +81,9 @@ export class LspEngine implements LspEngineApi {
   private readonly requests: EngineRequests;
   private readonly collectors = new Map<LanguageClient, DiagnosticsCollector>();
   private readonly listeners = new Set<(event: DiagnosticsEvent) => void>();
+  /** Latest unsolicited update per path (a settled follow-up speaks only while it is the latest). */
+  private readonly updateSeq = new Map<string, number>();
+  private readonly lifetime = new AbortController();
   private readonly dependencyListeners = new Set<(event: DependencyChangeEvent) => void>();
   private readonly changes: WorkspaceChanges;
   private disposed = false;
@@ -306,28 +309,57 @@ export class LspEngine implements LspEngineApi {
         this.log('warn', `onDependencyChange listener threw: ${(error as Error).message}`);
       }
     }
+    // every affected open document is announced again once its result for the new state of
+    // the other files settles (emitUpdate's follow-up), even if its server never republishes
+    for (const { path, serverId } of event.affected) {
+      const client = this.store.docsFor(path).find((d) => d.client.serverId === serverId)?.client;
+      if (client !== undefined) this.emitUpdate(client, path);
+    }
   }
 
+  /**
+   * Announces a path whose diagnostics changed without being asked. When the result is not
+   * fresh yet (an interim list, a result a dependency change outdated), it is announced again
+   * once it settles (within `diagnosticsWaitMs`) — unless a newer update for the path came first.
+   */
   private emitUpdate(client: LanguageClient, path: string): void {
     if (this.listeners.size === 0 || this.disposed) return;
+    const seq = (this.updateSeq.get(path) ?? 0) + 1;
+    this.updateSeq.set(path, seq);
+    void this.announceUpdate(client, path, seq, 0)
+      .then((state) => (state === undefined || state === 'fresh' ? undefined : this.announceUpdate(client, path, seq, this.config.diagnosticsWaitMs)))
+      .then(
+        () => {
+          if (this.updateSeq.get(path) === seq) this.updateSeq.delete(path);
+        },
+        (error: unknown) => this.log('debug', `diagnostics event for ${path} dropped: ${String(error)}`),
+      );
+  }
+
+  /** @returns the announced state, or undefined when nothing was announced */
+  private async announceUpdate(client: LanguageClient, path: string, seq: number, waitMs: number): Promise<FileDiagnostics['state'] | undefined> {
     const docs = this.store.docsFor(path);
     const doc = docs.find((d) => d.client === client);
-    if (doc === undefined) return;
-    void Promise.all(
-      docs.map((d) => this.collectors.get(d.client)?.collect(path, d.version, 0)).filter((p): p is Promise<ServerDiagnostics> => p !== undefined),
-    ).then(
-      (servers) => {
-        const event: DiagnosticsEvent = { root: doc.root, path, serverId: client.serverId, diagnostics: mergeDiagnostics(path, doc.version, servers) };
-        for (const listener of this.listeners) {
-          try {
-            listener(event);
-          } catch (error) {
-            this.log('warn', `onDiagnostics listener threw: ${(error as Error).message}`);
-          }
-        }
-      },
-      (error: unknown) => this.log('debug', `diagnostics event for ${path} dropped: ${String(error)}`),
+    if (doc === undefined) return undefined;
+    const servers = await Promise.all(
+      docs
+        .map((d) => this.collectors.get(d.client)?.collect(path, d.version, waitMs, this.lifetime.signal))
+        .filter((p): p is Promise<ServerDiagnostics> => p !== undefined),
     );
+    const merged = mergeDiagnostics(path, doc.version, servers);
+    // a follow-up speaks only when it settled and nothing newer was announced meanwhile
+    if (waitMs > 0 && (merged.state !== 'fresh' || this.updateSeq.get(path) !== seq)) return undefined;
+    if (this.disposed) return undefined;
+    if (waitMs > 0 && this.store.docsFor(path).find((d) => d.client === client)?.version !== doc.version) return undefined;
+    const event: DiagnosticsEvent = { root: doc.root, path, serverId: client.serverId, diagnostics: merged };
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log('warn', `onDiagnostics listener threw: ${(error as Error).message}`);
+      }
+    }
+    return merged.state;
   }
 
   liveServers(): LiveServerInfo[] {
@@ -337,6 +369,7 @@ export class LspEngine implements LspEngineApi {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.lifetime.abort();
     this.listeners.clear();
     this.dependencyListeners.clear();
     this.changes.dispose();

@@ -9,6 +9,13 @@
  * - A result is settled once no further publish came for `settleMs` (twice that for an empty
  *   list: typescript-language-server publishes its syntax-only list — often `[]` — first and
  *   the semantic list 50–160 ms later) and the server reports no work-done progress.
+ * - Ordering barrier (docs/decisions/0020-push-ordering-barrier.md): when the server answers a
+ *   request on its analysis thread (`textDocument/foldingRange` or `documentSymbol`), a result
+ *   is final only once such a request, sent after the result arrived, has been answered and
+ *   `settleMs` more passed without a publish. A server that publishes an interim list (an empty
+ *   syntax-only list) and then analyses for seconds answers that request only after the
+ *   analysis, and publishes the rest before — so no amount of machine load turns the interim
+ *   list into a verdict. Quiet timing alone is the rule only for servers without such a request.
  * - A server that stays silent after a change (typescript-language-server skips publishing
  *   when every list stays empty) is nudged once after `silenceMs` by reopening the document;
  *   unversioned publishes are ignored until a request sent after the reopen is answered (a
@@ -28,8 +35,12 @@ export interface PushRecord<T> {
 /** What {@link PushDocState.evaluate} concluded. */
 export type PushVerdict<T> =
   | { kind: 'fresh'; record: PushRecord<T> }
-  /** A publish for this version exists but may still be followed by another; re-check at `at`. */
-  | { kind: 'settling'; record: PushRecord<T>; at: number }
+  /**
+   * A publish for this version exists but may still be followed by another; re-check at `at`.
+   * `barrier`: `send` — send an ordering barrier now; `await` — one is in flight (`at` is
+   * then `Infinity`: re-check when it is answered).
+   */
+  | { kind: 'settling'; record: PushRecord<T>; at: number; barrier?: 'send' | 'await' }
   /** Nothing for this version yet; `older` is the latest result for an earlier version. */
   | { kind: 'waiting'; older?: PushRecord<T>; silentSince: number };
 
@@ -52,6 +63,9 @@ export class PushDocState<T> {
   private sends = 0;
   /** Set by a nudge until the server answered a request sent after the reopen. */
   private muted = false;
+  /** The latest ordering barrier: when it was sent and, once answered, when. */
+  private barrier: { id: number; sentAt: number; answeredAt?: number } | undefined;
+  private barrierIds = 0;
 
   /**
    * @param version the version just sent
@@ -66,6 +80,27 @@ export class PushDocState<T> {
     this.sentAt = at;
     this.firstAfterSend = undefined;
     this.sends++;
+    this.barrier = undefined;
+  }
+
+  /**
+   * An ordering barrier was sent (after the verdict said `barrier: 'send'`).
+   * @param at when (ms)
+   * @returns its id, for {@link noteBarrierAnswered}
+   */
+  noteBarrierSent(at: number): number {
+    this.barrier = { id: ++this.barrierIds, sentAt: at };
+    return this.barrier.id;
+  }
+
+  /**
+   * The server answered a barrier (a result or an error: either way, in order). An answer to
+   * a superseded barrier is ignored.
+   * @param id from {@link noteBarrierSent}
+   * @param at when (ms)
+   */
+  noteBarrierAnswered(id: number, at: number): void {
+    if (this.barrier?.id === id && this.barrier.answeredAt === undefined) this.barrier.answeredAt = at;
   }
 
   /**
@@ -113,9 +148,10 @@ export class PushDocState<T> {
    * @param now current time (ms)
    * @param timing settle parameters
    * @param busy whether the server reports work-done progress
+   * @param ordered whether the server has a barrier request (then a result needs one answered after it)
    * @returns the verdict
    */
-  evaluate(version: number, now: number, timing: PushTiming, busy: boolean): PushVerdict<T> {
+  evaluate(version: number, now: number, timing: PushTiming, busy: boolean, ordered = false): PushVerdict<T> {
     const last = this.last;
     if (last === undefined || last.version < version) {
       const older = last !== undefined && last.version < version ? last : undefined;
@@ -124,7 +160,13 @@ export class PushDocState<T> {
     }
     if (last.version > version) return { kind: 'fresh', record: last };
     const quiet = last.items.length === 0 ? timing.settleMs * 2 : timing.settleMs;
-    const at = last.receivedAt + quiet;
+    let at = last.receivedAt + quiet;
+    if (ordered) {
+      const barrier = this.barrier;
+      if (barrier === undefined || barrier.sentAt < last.receivedAt) return { kind: 'settling', record: last, at: now, barrier: 'send' };
+      if (barrier.answeredAt === undefined) return { kind: 'settling', record: last, at: Number.POSITIVE_INFINITY, barrier: 'await' };
+      at = Math.max(at, barrier.answeredAt + timing.settleMs);
+    }
     if (now >= at && !busy) return { kind: 'fresh', record: last };
     return { kind: 'settling', record: last, at: Math.max(at, now) };
   }
@@ -135,6 +177,7 @@ export class PushDocState<T> {
     this.previousUnsettledAtSend = false;
     this.firstAfterSend = undefined;
     this.muted = false;
+    this.barrier = undefined;
   }
 }
 

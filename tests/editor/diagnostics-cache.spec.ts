@@ -158,6 +158,48 @@ describe('cache through the backend', () => {
     await b.dispose();
   });
 
+  it('a change to another file (observed, written by us, or a non-fresh push) makes the snapshot non-current for targeting', async () => {
+    const files = { '/ws/a.ts': { text: 't', version: 'v1' } };
+    const b = backend(files, 4, () => async () => ({ kind: 'formatted', filePath: 'lib.ts', appliedEdits: 1, linesChanged: 1, before: 'l', after: 'm' }));
+    b.engine.docs.set('/ws/a.ts', { text: 't', version: 3 });
+    const ask = () => b.run({ action: 'diagnostics.get', params: { filePath: 'a.ts', workspaceRoot: '/ws' } });
+    const lib = { targetKey: '/ws/lib.ts', displayPath: '/ws/lib.ts' };
+
+    await ask();
+    b.ctx.emit('fs/observed', lib, { kind: 'present', version: 'l1' }, undefined);
+    assert.deepEqual(await b.quickfixRange(), R(7), 'a first observation (a read) is no change');
+    b.ctx.emit('fs/observed', lib, { kind: 'present', version: 'l2' }, undefined);
+    assert.equal(await b.quickfixRange(), undefined, 'lib.ts seen at a new version: a.ts may have new errors');
+    assert.equal(b.wire.events('file.changed').length, 0, 'uncached files are still not announced');
+
+    await ask();
+    assert.deepEqual(await b.quickfixRange(), R(7), 'a snapshot taken after the change counts again');
+    b.ctx.emit('fs/observed', lib, { kind: 'absent' }, undefined);
+    assert.equal(await b.quickfixRange(), undefined, 'lib.ts deleted');
+
+    await ask();
+    b.engine.push({ root: '/ws', path: '/ws/other.ts', serverId: 'ts', diagnostics: { path: '/ws/other.ts', version: 1, state: 'pending', diagnostics: [], servers: [] } });
+    assert.equal(await b.quickfixRange(), undefined, 'a server re-analysing another file');
+
+    await ask();
+    await b.run({ action: 'format', params: { filePath: 'lib.ts', workspaceRoot: '/ws' } });
+    assert.equal(await b.quickfixRange(), undefined, 'our own write to another file');
+
+    await ask();
+    assert.deepEqual(await b.quickfixRange(), R(7));
+    b.engine.dependencyChange({ changes: [{ path: '/ws/lib.ts', kind: 'changed' }], affected: [{ root: '/ws', path: '/ws/a.ts', serverId: 'ts' }] });
+    assert.equal(await b.quickfixRange(), undefined, 'the engine learned that a dependency changed');
+    await b.dispose();
+  });
+
+  it('diagnostics.get is never answered from the cache: every call reaches the engine', async () => {
+    const b = backend({ '/ws/a.ts': { text: 't', version: 'v1' } });
+    b.engine.docs.set('/ws/a.ts', { text: 't', version: 3 });
+    for (let i = 0; i < 3; i++) await b.run({ action: 'diagnostics.get', params: { filePath: 'a.ts', workspaceRoot: '/ws' } });
+    assert.equal(b.runner.requests.filter((r) => r.action === 'diagnostics.get').length, 3);
+    await b.dispose();
+  });
+
   it('the cache stays within diagnosticsCacheMaxFiles through the backend', async () => {
     for (const [cap, expected] of [[4, R(7)], [2, undefined]] as const) {
       const b = backend({}, cap);

@@ -32,7 +32,7 @@ function quickfixWritingTwoFiles(): FakeAction[] {
   );
 }
 
-function pushEvent(path: string, version: number, message: string): DiagnosticsEvent {
+function pushEvent(path: string, version: number, message: string, state: 'fresh' | 'pending' | 'stale' = 'fresh'): DiagnosticsEvent {
   const range = { start: { line: 1, character: 0 }, end: { line: 1, character: 3 } };
   return {
     root: '/ws',
@@ -41,8 +41,8 @@ function pushEvent(path: string, version: number, message: string): DiagnosticsE
     diagnostics: {
       path,
       version,
-      state: 'fresh',
-      diagnostics: [{ serverId: 'ts', range, severity: 'error', message, source: 'ts', code: 1 }],
+      state,
+      diagnostics: message === '' ? [] : [{ serverId: 'ts', range, severity: 'error', message, source: 'ts', code: 1 }],
       servers: [],
     },
   };
@@ -145,6 +145,44 @@ describe('event kinds', () => {
       origin: 'push',
     });
     assert.equal(updates[1]?.['filePath'], 'src/b.ts');
+    await dispose();
+  });
+
+  it('non-fresh pushes (an interim empty list, a stale result) are not sent to a v1 client; the fresh one that follows is', async () => {
+    const { engine, wire, dispose } = startFake({ config: { diagnosticsDebounceMs: 5 } });
+    subscribe(wire);
+    engine.push(pushEvent('/ws/a.ts', 1, '', 'pending'));
+    engine.push(pushEvent('/ws/b.ts', 1, 'old', 'stale'));
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(wire.events('diagnostics.updated'), [], 'nothing non-fresh by default');
+    engine.push(pushEvent('/ws/a.ts', 1, 'semantic'));
+    await wire.waitFor(() => wire.events('diagnostics.updated').length === 1);
+    assert.deepEqual(
+      wire.events('diagnostics.updated').map((e) => [e['filePath'], e['state'], e['total']]),
+      [['a.ts', 'fresh', 1]],
+    );
+    await dispose();
+  });
+
+  it('includeNonFresh: true opts in to non-fresh pushes (with their state); a later lsp.events without it opts out', async () => {
+    const { engine, wire, dispose } = startFake({ config: { diagnosticsDebounceMs: 5 } });
+    wire.send({ jsonrpc: '2.0', method: 'lsp.events', params: { subscribe: true, includeNonFresh: true } });
+    engine.push(pushEvent('/ws/a.ts', 1, '', 'pending'));
+    await wire.waitFor(() => wire.events('diagnostics.updated').length === 1);
+    assert.deepEqual(
+      wire.events('diagnostics.updated').map((e) => [e['filePath'], e['state'], e['total']]),
+      [['a.ts', 'pending', 0]],
+    );
+    wire.send({ jsonrpc: '2.0', method: 'lsp.events', params: { subscribe: true, includeNonFresh: 'yes' } });
+    engine.push(pushEvent('/ws/a.ts', 2, '', 'pending'));
+    engine.push(pushEvent('/ws/c.ts', 2, 'e'));
+    await wire.waitFor(() => wire.events('diagnostics.updated').length === 2);
+    await new Promise((r) => setTimeout(r, 40));
+    assert.deepEqual(
+      wire.events('diagnostics.updated').map((e) => [e['filePath'], e['state']]),
+      [['a.ts', 'pending'], ['c.ts', 'fresh']],
+      'only a literal true opts in',
+    );
     await dispose();
   });
 });

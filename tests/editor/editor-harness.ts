@@ -8,7 +8,7 @@ import type { RunRequest } from '../../src/actions/action-runner.ts';
 import type { ActionCatalogEntry } from '../../src/actions/action-registry.ts';
 import type { EditorConfig } from '../../src/config.ts';
 import { ActionError } from '../../src/errors.ts';
-import type { DiagnosticsEvent } from '../../src/lsp/engine-types.ts';
+import type { DependencyChangeEvent, DiagnosticsEvent } from '../../src/lsp/engine-types.ts';
 import { startEditorBackend, type EditorBackendDeps } from '../../src/editor/start-editor-backend.ts';
 
 /** A fake action: its catalog entry and what running it does. */
@@ -57,6 +57,7 @@ export function fakeRunner(actions: FakeAction[]) {
 export function fakeEngine() {
   const docs = new Map<string, { text: string; version: number }>();
   const listeners = new Set<(e: DiagnosticsEvent) => void>();
+  const dependencyListeners = new Set<(e: DependencyChangeEvent) => void>();
   return {
     docs,
     listeners,
@@ -67,6 +68,13 @@ export function fakeEngine() {
     },
     push(event: DiagnosticsEvent) {
       for (const l of listeners) l(event);
+    },
+    onDependencyChange(listener: (e: DependencyChangeEvent) => void) {
+      dependencyListeners.add(listener);
+      return () => void dependencyListeners.delete(listener);
+    },
+    dependencyChange(event: DependencyChangeEvent) {
+      for (const l of dependencyListeners) l(event);
     },
   };
 }

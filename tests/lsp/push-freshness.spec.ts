@@ -118,3 +118,52 @@ describe('PushDocState after a nudge (close + reopen)', () => {
     assert.equal(s.evaluate(1, 1880, timing, false).kind, 'fresh');
   });
 });
+
+describe('PushDocState ordering barrier (servers with a request on their analysis thread)', () => {
+  it('a result is final only after a barrier sent after it was answered, plus settleMs of quiet', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish(['x'], undefined, 100, timing);
+    assert.deepEqual(s.evaluate(1, 5_000, timing, false, true), { kind: 'settling', record: s.last, at: 5_000, barrier: 'send' });
+    const id = s.noteBarrierSent(5_000);
+    const waiting = s.evaluate(1, 60_000, timing, false, true);
+    assert.deepEqual([waiting.kind, waiting.kind === 'settling' ? waiting.barrier : '', waiting.kind === 'settling' ? waiting.at : 0], ['settling', 'await', Infinity]);
+    s.noteBarrierAnswered(id, 60_010);
+    assert.equal(s.evaluate(1, 60_309, timing, false, true).kind, 'settling', 'settleMs after the answer');
+    assert.equal(s.evaluate(1, 60_310, timing, false, true).kind, 'fresh');
+    assert.equal(s.evaluate(1, 60_310, timing, true, true).kind, 'settling', 'progress still holds it');
+  });
+
+  it('cold typescript-language-server on a loaded machine: the interim [] never settles, however long the analysis takes', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish([], undefined, 17_000, timing); // syntax-only list
+    const first = s.noteBarrierSent(17_001); // queued behind the semantic check
+    for (const t of [17_600, 18_200, 25_000, 37_000]) {
+      const v = s.evaluate(1, t, timing, false, true);
+      assert.equal(v.kind, 'settling', `still unsettled at ${t} ms`);
+    }
+    s.notePublish(['2322'], undefined, 37_900, timing); // the semantic list
+    s.noteBarrierAnswered(first, 37_850); // answered in order, after the check
+    const v = s.evaluate(1, 37_901, timing, false, true);
+    assert.equal(v.kind === 'settling' ? v.barrier : '', 'send', 'a publish after the barrier was sent needs a new one');
+    const second = s.noteBarrierSent(37_901);
+    s.noteBarrierAnswered(first, 37_950);
+    assert.equal(s.evaluate(1, 40_000, timing, false, true).kind, 'settling', 'an answer to a superseded barrier does not count');
+    s.noteBarrierAnswered(second, 40_000);
+    const done = s.evaluate(1, 40_300, timing, false, true);
+    assert.equal(done.kind, 'fresh');
+    assert.deepEqual(done.kind === 'fresh' ? done.record.items : [], ['2322']);
+  });
+
+  it('a new version forgets the barrier', () => {
+    const s = new PushDocState<string>();
+    s.noteSent(1, 0, timing, false);
+    s.notePublish([], 1, 10, timing);
+    s.noteBarrierAnswered(s.noteBarrierSent(20), 30);
+    s.noteSent(2, 40, timing, false);
+    s.notePublish([], 2, 50, timing);
+    const v = s.evaluate(2, 5_000, timing, false, true);
+    assert.equal(v.kind === 'settling' ? v.barrier : '', 'send');
+  });
+});
