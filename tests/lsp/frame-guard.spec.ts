@@ -82,7 +82,8 @@ describe('FrameGuard', () => {
     reader.listen((m) => got.push(m));
     guard.write(frame('{"jsonrpc":"2.0","method":"a","params":{"x":"😀"}}'));
     guard.write(frame('{"jsonrpc":"2.0","method":"b"}'));
-    await new Promise((r) => setTimeout(r, 20));
+    // the reader decodes asynchronously: wait for both messages (bounded), never a fixed sleep
+    for (let waited = 0; got.length < 2 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(got, [
       { jsonrpc: '2.0', method: 'a', params: { x: '😀' } },
       { jsonrpc: '2.0', method: 'b' },
