@@ -115,7 +115,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   if (handled.length === 0 && fileSet.configErrors.size === 0) {
     const servers = Object.keys(api.config.servers).join(', ') || 'none';
     const why = fileSet.unconfigured.length > 0 ? ' (TypeScript files outside every tsconfig program are skipped: pass --include-unconfigured)' : '';
-    throw new SetupError(`no language server handles any of the files in ${cmd.paths.join(', ')} (servers: ${servers})${why}`);
+    throw new SetupError(`no language server handles any of the ${plural(fileSet.files.length, 'file')} found (servers: ${servers})${why}`);
   }
   if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
@@ -190,6 +190,9 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
   }
   if (fileSet.ignored.length > 0) {
     io.stderr.write(`note: skipped ${plural(fileSet.ignored.length, 'path')} ignored by .gitignore (${examples(fileSet.ignored)})\n`);
+  }
+  for (const dir of fileSet.gitignoreUnread) {
+    io.stderr.write(`note: ${displayPath(dir, io.cwd)}/.gitignore not applied: git could not list ignored files there (not a git work tree, or git not on PATH)\n`);
   }
   if (fileSet.programs.length === 0 && fileSet.inferred.length > 0) {
     io.stderr.write(`note: no tsconfig.json or jsconfig.json covers ${plural(fileSet.inferred.length, 'TypeScript/JavaScript file')}; checked in inferred projects\n`);

@@ -12,7 +12,7 @@
  *   files are checked even when ignored, as `tsc` checks them.
  */
 import { existsSync, statSync } from 'node:fs';
-import { basename, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import type { ReportDiagnostic } from './check-report.ts';
 import { collectFiles } from './collect-files.ts';
 import { gitIgnoredPaths } from './gitignored-paths.ts';
@@ -51,6 +51,8 @@ export interface FileSet {
   inferred: string[];
   /** Paths the walk skipped because `.gitignore` ignores them. */
   ignored: string[];
+  /** Given directories with a `.gitignore` that git could not be asked about (not a work tree, no git). */
+  gitignoreUnread: string[];
 }
 
 /**
@@ -60,12 +62,18 @@ export interface FileSet {
 export function planFileSet(request: FileSetRequest): FileSet {
   const dirs = request.paths.map((p) => resolve(request.cwd, p)).filter((p) => isDirectory(p));
   const ignoredSet = new Set<string>();
-  for (const dir of dirs) for (const path of gitIgnoredPaths(dir).paths) ignoredSet.add(path);
+  const gitignoreUnread: string[] = [];
+  for (const dir of dirs) {
+    const answer = gitIgnoredPaths(dir);
+    if (!answer.known && existsSync(join(dir, '.gitignore'))) gitignoreUnread.push(dir);
+    for (const path of answer.paths) ignoredSet.add(path);
+  }
   const collected = collectFiles(request.paths, request.cwd, { ignored: ignoredSet });
   const base = {
     explicit: collected.explicit,
     missing: collected.missing,
     ignored: collected.ignored,
+    gitignoreUnread,
   };
   if (request.ts === undefined) {
     return { ...base, files: collected.files, programs: [], configErrors: new Map(), unconfigured: [], inferred: [] };

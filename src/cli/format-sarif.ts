@@ -153,7 +153,7 @@ export function ruleFor(id: string, d: ReportDiagnostic): Record<string, unknown
   const source = d.source ?? 'language server';
   const name = d.code === undefined || d.code === '' ? `${source} diagnostic` : `${source} ${d.code}`;
   const example = firstLine(d.message);
-  const full = `${name}: a ${d.severity} reported by the ${source} language server, for example: ${example}`;
+  const full = `${name}: ${d.severity === 'error' || d.severity === 'info' ? 'an' : 'a'} ${d.severity} reported by the ${source} language server, for example: ${example}`;
   const help =
     `${name} is reported by the ${source} language server through dsh-lsp-actions check. ` +
     `Each result's message describes the problem at its location. First message seen: ${example}`;
