@@ -142,13 +142,13 @@ describe('planFileSet', () => {
   });
 });
 
-describe('chooseTypeScript', () => {
-  const fake = (root: string, version: string, tsserver: boolean) => {
-    mkdirSync(join(root, 'node_modules', 'typescript', 'lib'), { recursive: true });
-    writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), JSON.stringify({ name: 'typescript', version }));
-    if (tsserver) writeFileSync(join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'), '');
-  };
+function fake(root: string, version: string, tsserver: boolean): void {
+  mkdirSync(join(root, 'node_modules', 'typescript', 'lib'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), JSON.stringify({ name: 'typescript', version }));
+  if (tsserver) writeFileSync(join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'), '');
+}
 
+describe('chooseTypeScript', () => {
   it("uses the workspace's when it has a tsserver and is 4.0 or newer, found from a parent directory", () => {
     const root = tree({ 'pkg/a.ts': '' });
     fake(root, '4.9.5', true);
