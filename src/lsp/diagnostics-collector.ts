@@ -1,12 +1,18 @@
 /**
- * Diagnostics of one server process, with freshness: pull (`textDocument/diagnostic`, result
- * ids, `unchanged` reports, re-pull on refresh) whenever the server offers it — statically or
- * through a registration that may arrive after `initialized` — and push otherwise, judged by
- * {@link PushDocState}. A cold or busy server never yields a false "no problems".
+ * Diagnostics of one server process, with freshness, by the strategy
+ * {@link chooseDiagnosticsStrategy} picks: pull (`textDocument/diagnostic`, result ids,
+ * `unchanged` reports, re-pull on refresh) whenever the server offers it — statically or
+ * through a registration that may arrive after `initialized` —, tsserver request passthrough
+ * when the server forwards requests to tsserver, and push otherwise, judged by
+ * {@link PushDocState}. A cold or busy server never yields a false "no problems"; a change to
+ * another file the server sees ({@link DiagnosticsCollector.noteDependencyChange}) makes every
+ * held result ask again, and a change noticed while a request is in flight makes its answer
+ * `pending`.
  */
 import { Emitter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { createPositionMapper } from '../documents/position-mapping.ts';
 import { abortError, isActionError, type ActionError } from '../errors.ts';
+import { chooseDiagnosticsStrategy, deliveryMode, type DiagnosticsStrategy } from './diagnostics-strategy.ts';
 import type { EngineDiagnostic, Freshness, Range, ServerDiagnostics } from './engine-types.ts';
 import type { EngineLog } from './json-rpc-connection.ts';
 import type { LanguageClient } from './language-client.ts';
@@ -14,6 +20,7 @@ import { uriToPath } from './normalize-common.ts';
 import { normalizeDiagnostics, overlappingDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
 import { PullCoordinator, type PullDoc } from './pull-diagnostics.ts';
 import { PushDocState, PushLatency, type PushRecord, type PushTiming } from './push-freshness.ts';
+import { offersTsserverRequest, requestTsserverDiagnostics } from './tsserver-diagnostics.ts';
 import { waitForEvent } from './wait-for-event.ts';
 
 /** What the collector needs from the document store. */
@@ -27,7 +34,14 @@ export interface CollectorDocuments {
 interface DocDiagnostics extends PullDoc {
   push: PushDocState<EngineDiagnostic>;
   nudged?: number;
+  /** Latest passthrough answer, for the version and dependency epoch it was asked at. */
+  passthrough?: { version: number; epoch: number; items: EngineDiagnostic[] };
+  /** When another file the server sees last changed (silence before a nudge counts from it). */
+  dependencyChangedAt?: number;
 }
+
+/** What one passthrough attempt came to. */
+type PassthroughOutcome = { kind: 'answer'; result: ServerDiagnostics } | { kind: 'failed' };
 
 const now = (): number => performance.now();
 /** Request used as an ordering barrier after a reopen. */
@@ -45,6 +59,12 @@ export class DiagnosticsCollector {
   private readonly onUpdate: (path: string) => void;
   private burstGap = 0;
   private readonly puller: PullCoordinator;
+  private readonly forcePush: boolean;
+  private readonly noticed: () => number;
+  /** Bumped on every change to another file the server sees. */
+  private epoch = 0;
+  private versionedPush = false;
+  private passthroughFailureLogged = false;
 
   /**
    * @param client the server
@@ -54,12 +74,25 @@ export class DiagnosticsCollector {
    * @param deps.waitMs budget for background re-pulls after a refresh (`diagnosticsWaitMs`)
    * @param deps.log log sink
    * @param deps.onUpdate called with a path whose diagnostics changed without being asked
+   * @param deps.forcePush use push even when the server offers something better (comparisons)
+   * @param deps.noticed a counter the engine bumps whenever it notices a file change anywhere;
+   *   a change noticed while a request is in flight makes its answer `pending`
    */
   constructor(
     client: LanguageClient,
-    deps: { documents: CollectorDocuments; settleMs: number; waitMs: number; log: EngineLog; onUpdate: (path: string) => void },
+    deps: {
+      documents: CollectorDocuments;
+      settleMs: number;
+      waitMs: number;
+      log: EngineLog;
+      onUpdate: (path: string) => void;
+      forcePush?: boolean;
+      noticed?: () => number;
+    },
   ) {
     this.client = client;
+    this.forcePush = deps.forcePush ?? false;
+    this.noticed = deps.noticed ?? (() => 0);
     this.documents = deps.documents;
     this.baseSettleMs = deps.settleMs;
     this.log = deps.log;
@@ -94,9 +127,37 @@ export class DiagnosticsCollector {
     return { settleMs, inFlightGuardMs: this.baseSettleMs / 2 };
   }
 
+  /** @returns how diagnostics are obtained right now */
+  get strategy(): DiagnosticsStrategy {
+    return chooseDiagnosticsStrategy({
+      pull: this.client.registry.pullDiagnostics,
+      pullUnsupported: this.puller.unsupported,
+      tsserver: offersTsserverRequest(this.client.registry),
+      forcePush: this.forcePush,
+      versionedPush: this.versionedPush,
+    });
+  }
+
   /** @returns whether diagnostics come by pull right now */
   get mode(): 'pull' | 'push' {
-    return this.client.registry.pullDiagnostics && !this.puller.unsupported ? 'pull' : 'push';
+    return this.strategy === 'pull' ? 'pull' : 'push';
+  }
+
+  /**
+   * Another file this server sees changed (and the server was told): every result held may
+   * describe the old state of that file. Pulled results are asked again, passthrough answers
+   * are not reused, and push results wait for a new publish (or a nudge after silence).
+   */
+  noteDependencyChange(): void {
+    this.epoch++;
+    this.puller.invalidate();
+    const at = now();
+    for (const doc of this.docs.values()) {
+      doc.push.reset();
+      doc.nudged = undefined;
+      doc.dependencyChangedAt = at;
+    }
+    this.changed.fire();
   }
 
   /**
@@ -146,6 +207,8 @@ export class DiagnosticsCollector {
    */
   async collect(path: string, version: number, waitMs: number, signal?: AbortSignal): Promise<ServerDiagnostics> {
     const deadline = now() + waitMs;
+    const noticedAtStart = this.noticed();
+    let passthroughFailed = false;
     for (;;) {
       if (signal?.aborted) throw abortError(signal);
       if (this.client.failure !== undefined) throw this.client.failure;
@@ -153,7 +216,22 @@ export class DiagnosticsCollector {
       if (doc === undefined) return this.build(version, 'pending', []);
       const t = now();
       let wakeAt = deadline;
-      if (this.mode === 'pull') {
+      const strategy = passthroughFailed && this.strategy === 'tsserver' ? (this.versionedPush ? 'versioned-push' : 'push') : this.strategy;
+      if (strategy === 'tsserver') {
+        const held = doc.passthrough;
+        if (held !== undefined && held.version === version && held.epoch === this.epoch) return this.build(version, 'fresh', held.items, version, undefined, strategy);
+        if (waitMs > 0 && t < deadline) {
+          const outcome = await this.passthrough(path, doc, version, deadline, noticedAtStart, signal);
+          if (outcome.kind === 'answer') return outcome.result;
+          passthroughFailed = true;
+          continue;
+        }
+        // waitMs 0 (events) or no budget left: answer from what pushes told us
+        const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+        if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, 'push');
+        return this.timedOut(doc, version, 'push');
+      }
+      if (strategy === 'pull') {
         const pull = doc.pull;
         const usable = pull !== undefined && pull.version === version && !pull.dirty;
         if (usable && !pull.provisional) return this.build(version, 'fresh', pull.items, pull.version);
@@ -173,17 +251,22 @@ export class DiagnosticsCollector {
           } else {
             const error = await this.puller.pull(path, doc, version, deadline, signal);
             if (error !== undefined) return this.build(version, doc.pull?.version === version ? 'stale' : 'pending', [], undefined, error);
+            if (this.noticed() !== noticedAtStart && doc.pull?.version === version && !doc.pull.dirty) {
+              // a file changed while the pull was in flight: its answer may predate the change
+              return this.build(version, 'pending', doc.pull.items, version);
+            }
             continue;
           }
         }
       } else {
         const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
-        if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record);
+        if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, strategy);
         if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
         else if (!this.client.progress.busy && waitMs > 0) {
-          // silence counts from the later of the change and the end of the server's last
-          // progress: a server that just finished loading is only now getting to the document
-          const silentSince = Math.max(verdict.silentSince, this.client.progress.lastEndedAt ?? 0);
+          // silence counts from the later of the change, the last change to another file the
+          // server sees, and the end of the server's last progress: a server that just finished
+          // loading is only now getting to the document
+          const silentSince = Math.max(verdict.silentSince, this.client.progress.lastEndedAt ?? 0, doc.dependencyChangedAt ?? 0);
           const nudgeAt = silentSince + this.latency.silenceMs(this.timing.settleMs);
           if (t >= nudgeAt && doc.nudged !== version) {
             doc.nudged = version;
@@ -194,7 +277,86 @@ export class DiagnosticsCollector {
           wakeAt = Math.min(nudgeAt, deadline);
         }
       }
-      if (t >= deadline) return this.timedOut(doc, version);
+      if (t >= deadline) return this.timedOut(doc, version, strategy);
+      await this.waitForChange(wakeAt, signal);
+    }
+  }
+
+  /**
+   * One passthrough: tsserver's three diagnostics kinds for the version just sent.
+   * @returns the answer (`fresh`, or `pending` when the budget ran out or a change was noticed
+   *   meanwhile), or `failed` (the caller falls back to push for this call)
+   */
+  private async passthrough(
+    path: string,
+    doc: DocDiagnostics,
+    version: number,
+    deadline: number,
+    noticedAtStart: number,
+    signal?: AbortSignal,
+  ): Promise<PassthroughOutcome> {
+    const epoch = this.epoch;
+    const budget = AbortSignal.timeout(Math.max(1, Math.ceil(deadline - now())));
+    let raw: unknown[];
+    try {
+      raw = await requestTsserverDiagnostics(this.client, path, signal === undefined ? budget : AbortSignal.any([signal, budget]));
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (budget.aborted) return { kind: 'answer', result: this.build(version, 'pending', [], undefined, undefined, 'tsserver') };
+      if (this.client.failure !== undefined) throw this.client.failure;
+      if (!this.passthroughFailureLogged) {
+        this.passthroughFailureLogged = true;
+        this.log('warn', `${this.client.serverId}: tsserver diagnostics passthrough failed, using pushed diagnostics instead: ${(error as Error).message}`);
+      }
+      return { kind: 'failed' };
+    }
+    let items: EngineDiagnostic[];
+    try {
+      items = normalizeDiagnostics(this.normalizeContext(path), raw, path, 'tsserver diagnostics');
+    } catch (error) {
+      this.log('warn', `${this.client.serverId}: ${(error as Error).message}`);
+      return { kind: 'failed' };
+    }
+    const current = this.docs.get(path) === doc && doc.sentVersion === version;
+    if (!current || this.epoch !== epoch || this.noticed() !== noticedAtStart) {
+      // the document or another file changed while tsserver was answering
+      return { kind: 'answer', result: this.build(version, 'pending', items, version, undefined, 'tsserver') };
+    }
+    doc.raw = raw;
+    doc.passthrough = { version, epoch, items };
+    return { kind: 'answer', result: this.build(version, 'fresh', items, version, undefined, 'tsserver') };
+  }
+
+  /**
+   * Waits (bounded, no nudge) until the server's own pushed view of `path` caught up with
+   * `version`, for a server on the `tsserver` strategy: typescript-language-server answers a
+   * code action request while its own diagnostics for the document are pending by waiting
+   * 500 ms and then using ITS pushed list instead of the context we send — so asking for quick
+   * fixes right after a passthrough answer would get fixes for the previous text. Returns at
+   * once for other strategies, when a publish for `version` settled, or after the silence a
+   * push would be nudged after (a clean file stays silent).
+   * @param path the document (synced to `version`)
+   * @param version the version the server has
+   * @param signal cancels the wait
+   */
+  async serverViewSettled(path: string, version: number, signal?: AbortSignal): Promise<void> {
+    if (this.strategy !== 'tsserver') return;
+    const silenceMs = this.latency.silenceMs(this.timing.settleMs);
+    const deadline = now() + Math.min(silenceMs * 2, this.baseSettleMs * 10);
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal);
+      const doc = this.docs.get(path);
+      if (doc === undefined || this.client.failure !== undefined) return;
+      const t = now();
+      const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+      if (verdict.kind === 'fresh' || t >= deadline) return;
+      let wakeAt = deadline;
+      if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
+      else {
+        const quietUntil = Math.max(verdict.silentSince, doc.dependencyChangedAt ?? 0) + silenceMs;
+        if (t >= quietUntil) return;
+        wakeAt = Math.min(quietUntil, deadline);
+      }
       await this.waitForChange(wakeAt, signal);
     }
   }
@@ -215,25 +377,32 @@ export class DiagnosticsCollector {
     });
   }
 
-  private timedOut(doc: DocDiagnostics, version: number): ServerDiagnostics {
-    if (this.mode === 'pull') {
+  private timedOut(doc: DocDiagnostics, version: number, strategy: DiagnosticsStrategy): ServerDiagnostics {
+    if (strategy === 'pull') {
       const pull = doc.pull;
-      if (pull === undefined) return this.build(version, 'pending', []);
-      if (pull.version === version) return this.build(version, pull.provisional || pull.dirty ? 'pending' : 'fresh', pull.items, pull.version);
-      return this.build(version, 'stale', pull.items, pull.version);
+      if (pull === undefined) return this.build(version, 'pending', [], undefined, undefined, strategy);
+      if (pull.version === version) return this.build(version, pull.provisional || pull.dirty ? 'pending' : 'fresh', pull.items, pull.version, undefined, strategy);
+      return this.build(version, 'stale', pull.items, pull.version, undefined, strategy);
     }
     const verdict = doc.push.evaluate(version, now(), this.timing, this.client.progress.busy);
-    if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record);
-    if (verdict.kind === 'settling') return this.fromRecord(version, 'pending', verdict.record);
-    return verdict.older === undefined ? this.build(version, 'pending', []) : this.fromRecord(version, 'stale', verdict.older);
+    if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, strategy);
+    if (verdict.kind === 'settling') return this.fromRecord(version, 'pending', verdict.record, strategy);
+    return verdict.older === undefined ? this.build(version, 'pending', [], undefined, undefined, strategy) : this.fromRecord(version, 'stale', verdict.older, strategy);
   }
 
-  private fromRecord(version: number, state: Freshness, record: PushRecord<EngineDiagnostic>): ServerDiagnostics {
-    return this.build(version, state, record.items, record.version);
+  private fromRecord(version: number, state: Freshness, record: PushRecord<EngineDiagnostic>, strategy: DiagnosticsStrategy): ServerDiagnostics {
+    return this.build(version, state, record.items, record.version, undefined, strategy);
   }
 
-  private build(version: number, state: Freshness, items: EngineDiagnostic[], analysedVersion?: number, error?: ActionError): ServerDiagnostics {
-    return serverDiagnostics({ serverId: this.client.serverId, mode: this.mode, state, version, items, analysedVersion, error });
+  private build(
+    version: number,
+    state: Freshness,
+    items: EngineDiagnostic[],
+    analysedVersion?: number,
+    error?: ActionError,
+    strategy: DiagnosticsStrategy = this.strategy,
+  ): ServerDiagnostics {
+    return serverDiagnostics({ serverId: this.client.serverId, mode: deliveryMode(strategy), strategy, state, version, items, analysedVersion, error });
   }
 
   private normalizeContext(path: string): { serverId: string; mapper: ReturnType<typeof createPositionMapper> } {
@@ -256,9 +425,13 @@ export class DiagnosticsCollector {
     }
     const before = doc.push.last;
     const explicit = typeof params.version === 'number' ? params.version : undefined;
+    if (explicit !== undefined) this.versionedPush = true;
     const { record, latency } = doc.push.notePublish(items, explicit, now(), this.timing);
     if (record === undefined) return;
-    doc.raw = Array.isArray(params.diagnostics) ? params.diagnostics : [];
+    // a passthrough answer for the version the server has is the better code-action context
+    // (a late publish may still be about the previous version)
+    const answered = doc.passthrough !== undefined && doc.passthrough.version === doc.sentVersion && doc.passthrough.epoch === this.epoch;
+    if (!answered) doc.raw = Array.isArray(params.diagnostics) ? params.diagnostics : [];
     if (latency !== undefined) this.latency.add(latency);
     if (before !== undefined && before.version === record.version && before.items.length !== items.length) {
       this.burstGap = Math.max(this.burstGap, record.receivedAt - before.receivedAt);

@@ -77,6 +77,7 @@ export class EngineRequests {
   /** @returns code actions of every routed server advertising them, merged in routing order */
   async codeActions(target: DocumentTarget, range: Range, only: string[] | undefined, signal?: AbortSignal): Promise<CodeActionItem[]> {
     const outcomes = await this.sessions.each(target, 'textDocument/codeAction', signal, async (s) => {
+      await this.collectorOf(s.client)?.serverViewSettled(s.doc.path, s.doc.version, signal);
       const serverRange = this.sessions.rangeToServer(s, range);
       const context: Record<string, unknown> = {
         diagnostics: this.collectorOf(s.client)?.contextDiagnostics(s.doc.path, serverRange) ?? [],

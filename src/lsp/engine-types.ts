@@ -68,11 +68,21 @@ export interface EngineDiagnostic {
  */
 export type Freshness = 'fresh' | 'pending' | 'stale';
 
+/**
+ * How one server's diagnostics were obtained (docs/decisions/0001-diagnostics-freshness.md):
+ * `pull` (`textDocument/diagnostic`), `tsserver` (request passthrough to tsserver's
+ * synchronous diagnostics), `versioned-push` (pushes carrying `version`), `push` (unversioned
+ * pushes, settled).
+ */
+export type DiagnosticsStrategy = 'pull' | 'tsserver' | 'versioned-push' | 'push';
+
 /** One server's diagnostics for one document. */
 export interface ServerDiagnostics {
   serverId: string;
-  /** How the server delivers diagnostics. */
+  /** How the server delivers diagnostics (`pull` also for the request-based `tsserver` strategy). */
   mode: 'pull' | 'push';
+  /** Which strategy produced this answer (additive; see {@link DiagnosticsStrategy}). */
+  strategy?: DiagnosticsStrategy;
   state: Freshness;
   /** Version of the document the engine asked about. */
   version: number;

@@ -51,6 +51,11 @@ export interface LspEngineDeps {
   /** serverId → absolute executable resolved at load ({@link resolveServerExecutables}). */
   executables?: ReadonlyMap<string, string>;
   log?: EngineLog;
+  /**
+   * `'push'` makes every server use pushed diagnostics even when it offers pull or tsserver
+   * passthrough (benchmarks and comparisons). Default `'auto'`.
+   */
+  diagnosticsStrategy?: 'auto' | 'push';
 }
 
 /** {@link LspEngineApi} over real language servers. */
@@ -65,6 +70,9 @@ export class LspEngine implements LspEngineApi {
   private readonly collectors = new Map<LanguageClient, DiagnosticsCollector>();
   private readonly listeners = new Set<(event: DiagnosticsEvent) => void>();
   private disposed = false;
+  private readonly forcePush: boolean;
+  /** Bumped whenever the engine notices a file change (in-flight answers become `pending`). */
+  private noticedChanges = 0;
 
   /** @inheritdoc */
   codeActionKinds(target: DocumentTarget, opts: CallOptions = {}): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
@@ -75,6 +83,7 @@ export class LspEngine implements LspEngineApi {
   constructor(deps: LspEngineDeps) {
     this.config = deps.config;
     this.log = deps.log ?? (() => undefined);
+    this.forcePush = deps.diagnosticsStrategy === 'push';
     this.router = new ServerRouter(deps.config.servers);
     this.store = new DocumentStore({
       fs: deps.fs,
@@ -108,6 +117,8 @@ export class LspEngine implements LspEngineApi {
       waitMs: this.config.diagnosticsWaitMs,
       log: this.log,
       onUpdate: (path) => this.emitUpdate(client, path),
+      forcePush: this.forcePush,
+      noticed: () => this.noticedChanges,
     });
     this.collectors.set(client, collector);
   }

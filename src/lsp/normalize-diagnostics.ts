@@ -2,6 +2,7 @@
  * LSP `Diagnostic`s → {@link EngineDiagnostic}s tagged with their server.
  */
 import type { ActionError } from '../errors.ts';
+import type { DiagnosticsStrategy } from './diagnostics-strategy.ts';
 import type { DiagnosticSeverity, EngineDiagnostic, FileLocation, Freshness, Position, Range, ServerDiagnostics } from './engine-types.ts';
 import { isObject, malformed, optString, readLocation, readRange, type NormalizeContext } from './normalize-common.ts';
 
@@ -92,6 +93,7 @@ export function overlappingDiagnostics(raw: readonly unknown[], range: Range): u
  * @param r the parts of one server's answer
  * @param r.serverId the server
  * @param r.mode pull or push
+ * @param r.strategy how the server's diagnostics were obtained
  * @param r.state freshness
  * @param r.version the version asked about
  * @param r.items its diagnostics (copied)
@@ -102,6 +104,7 @@ export function overlappingDiagnostics(raw: readonly unknown[], range: Range): u
 export function serverDiagnostics(r: {
   serverId: string;
   mode: 'pull' | 'push';
+  strategy?: DiagnosticsStrategy | undefined;
   state: Freshness;
   version: number;
   items: readonly EngineDiagnostic[];
@@ -109,6 +112,7 @@ export function serverDiagnostics(r: {
   error?: ActionError | undefined;
 }): ServerDiagnostics {
   const out: ServerDiagnostics = { serverId: r.serverId, mode: r.mode, state: r.state, version: r.version, diagnostics: [...r.items] };
+  if (r.strategy !== undefined) out.strategy = r.strategy;
   if (r.analysedVersion !== undefined) out.analysedVersion = r.analysedVersion;
   if (r.error !== undefined) out.error = { code: r.error.code, message: r.error.message };
   return out;

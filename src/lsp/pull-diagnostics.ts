@@ -184,6 +184,15 @@ export class PullCoordinator {
     }
   }
 
+  /**
+   * Another file the server sees changed: every held result may be out of date (a pull in
+   * flight comes back dirty), so the next call asks again. No background re-pull.
+   */
+  invalidate(): void {
+    this.generation++;
+    for (const [, doc] of this.deps.docs()) if (doc.pull !== undefined) doc.pull.dirty = true;
+  }
+
   private onRefresh(): void {
     this.generation++;
     for (const [, doc] of this.deps.docs()) if (doc.pull !== undefined) doc.pull.dirty = true;

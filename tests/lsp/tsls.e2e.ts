@@ -38,7 +38,8 @@ describe('typescript-language-server (real)', () => {
     const path = await ws.write('a.ts', V1);
     const d = await f.engine.diagnostics({ root: ws.root, path });
     assert.equal(d.state, 'fresh');
-    assert.equal(d.servers[0]?.mode, 'push');
+    assert.equal(d.servers[0]?.mode, 'pull');
+    assert.equal(d.servers[0]?.strategy, 'tsserver');
     assert.deepEqual(describeDiagnostics(d, V1), ['1:9 Pointt 2552']);
   });
 
