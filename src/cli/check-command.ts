@@ -25,8 +25,8 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import type { CheckCommand } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
-import { loadTypeScript } from './typescript-programs.ts';
-import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript, type TypeScriptChoice } from './workspace-typescript.ts';
+import { parseProgramsIsolated } from './typescript-programs.ts';
+import { chooseTypeScript, describeTypeScript, inspectTypeScript, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
 export const DEFAULT_WAIT_MS = 20_000;
@@ -101,7 +101,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     paths: cmd.paths,
     cwd: io.cwd,
     workspace: plan.workspace,
-    ts: choice === undefined ? undefined : compilerApi(choice),
+    parsePrograms: choice === undefined ? undefined : (configs) => parseProgramsIsolated(choice.packageDir, configs),
     isTypeScriptFile,
     includeUnconfigured: cmd.includeUnconfigured,
   });
@@ -166,15 +166,6 @@ function effectiveTypeScript(api: LspActionsApi, choice: TypeScriptChoice): Type
   const found = inspectTypeScript(packageDir);
   if ('problem' in found) return { source: 'user', version: 'unknown', packageDir, tsserverPath: resolve(path) };
   return { source: 'user', packageDir, ...found };
-}
-
-function compilerApi(choice: TypeScriptChoice): ReturnType<typeof loadTypeScript> {
-  try {
-    return loadTypeScript(choice.packageDir);
-  } catch {
-    // A TypeScript whose compiler API does not load still has a tsserver; configs are read by ours.
-    return loadTypeScript(embeddedTypeScript().packageDir);
-  }
 }
 
 function noteSkipped(fileSet: FileSet, io: CliIo): void {

@@ -16,7 +16,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import type { ReportDiagnostic } from './check-report.ts';
 import { collectFiles } from './collect-files.ts';
 import { gitIgnoredPaths } from './gitignored-paths.ts';
-import { ancestorConfigs, CONFIG_NAMES, parsePrograms, type TsProgram, type loadTypeScript } from './typescript-programs.ts';
+import { ancestorConfigs, CONFIG_NAMES, type TsProgram } from './typescript-programs.ts';
 
 /** What {@link planFileSet} needs. */
 export interface FileSetRequest {
@@ -25,8 +25,8 @@ export interface FileSetRequest {
   cwd: string;
   /** Absolute workspace root (ancestor configs are looked for up to here). */
   workspace: string;
-  /** The compiler API for parsing configs; absent when no TypeScript server is configured. */
-  ts: ReturnType<typeof loadTypeScript> | undefined;
+  /** Parses configs into programs (references followed); absent when no TypeScript server is configured. */
+  parsePrograms: ((configs: string[]) => TsProgram[]) | undefined;
   /** Whether the TypeScript server handles a file. */
   isTypeScriptFile: (path: string) => boolean;
   /** `--include-unconfigured`: check TypeScript files outside every program too. */
@@ -75,13 +75,13 @@ export function planFileSet(request: FileSetRequest): FileSet {
     ignored: collected.ignored,
     gitignoreUnread,
   };
-  if (request.ts === undefined) {
+  if (request.parsePrograms === undefined) {
     return { ...base, files: collected.files, programs: [], configErrors: new Map(), unconfigured: [], inferred: [] };
   }
   const configs = new Set<string>();
   for (const file of collected.files) if ((CONFIG_NAMES as readonly string[]).includes(basename(file))) configs.add(file);
   for (const dir of dirs) for (const config of ancestorConfigs(dir, request.workspace, existsSync)) configs.add(config);
-  const programs = parsePrograms(request.ts, [...configs]);
+  const programs = request.parsePrograms([...configs]);
   const inPaths = (file: string): boolean => dirs.some((dir) => isInside(dir, file)) || collected.explicit.has(file);
   const inProgram = new Set<string>();
   for (const program of programs) for (const file of program.files) inProgram.add(file);

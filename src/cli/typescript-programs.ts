@@ -9,7 +9,10 @@
  * `exclude`. Config errors (unknown options, no inputs, a missing `extends`) are kept as
  * diagnostics of the config file, as `tsc -p` prints them.
  */
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type * as TypeScript from 'typescript';
 import type { ReportDiagnostic } from './check-report.ts';
@@ -40,6 +43,28 @@ const JSCONFIG_DEFAULTS = { allowJs: true, maxNodeModuleJsDepth: 2, allowSynthet
 export function loadTypeScript(packageDir: string): Ts {
   const require = createRequire(join(packageDir, 'package.json'));
   return require(join(packageDir, 'lib', 'typescript.js')) as Ts;
+}
+
+/**
+ * {@link parsePrograms} in a short-lived child process: loading the compiler API costs the CLI
+ * ~60 MB that would otherwise stay resident next to the language servers for the whole run.
+ * @param packageDir the TypeScript package whose API parses
+ * @param configs absolute config paths to start from
+ * @returns the programs
+ * @throws Error when the child fails (its stderr in the message)
+ */
+export function parseProgramsIsolated(packageDir: string, configs: readonly string[]): TsProgram[] {
+  if (configs.length === 0) return [];
+  const self = fileURLToPath(import.meta.url);
+  const script = join(dirname(self), `typescript-programs-process${extname(self)}`);
+  const result = spawnSync(process.execPath, [script], {
+    input: JSON.stringify({ packageDir, configs }),
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (result.error !== undefined) throw result.error;
+  if (result.status !== 0) throw new Error(`reading tsconfig files failed: ${result.stderr.trim() || `exit ${String(result.status)}`}`);
+  return JSON.parse(result.stdout) as TsProgram[];
 }
 
 /**

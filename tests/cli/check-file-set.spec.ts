@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { planFileSet } from '../../src/cli/check-file-set.ts';
 import { signalExitCode } from '../../src/cli/cli-io.ts';
-import { loadTypeScript } from '../../src/cli/typescript-programs.ts';
+import { loadTypeScript, parsePrograms, parseProgramsIsolated } from '../../src/cli/typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript } from '../../src/cli/workspace-typescript.ts';
 
 const roots: string[] = [];
@@ -36,7 +36,7 @@ const TS_EXT = /\.(c|m)?(t|j)sx?$/;
 const rel = (root: string, paths: Iterable<string>) => [...paths].map((p) => p.slice(root.length + 1)).sort();
 
 function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false, cwd = root) {
-  return planFileSet({ paths, cwd, workspace: root, ts, isTypeScriptFile: (f) => TS_EXT.test(f), includeUnconfigured });
+  return planFileSet({ paths, cwd, workspace: root, parsePrograms: (configs) => parsePrograms(ts, configs), isTypeScriptFile: (f) => TS_EXT.test(f), includeUnconfigured });
 }
 
 describe('planFileSet', () => {
@@ -181,6 +181,17 @@ describe('chooseTypeScript', () => {
     assert.equal(chooseTypeScript(root, join(dir, 'lib', 'tsserver.js'), root).version, '5.4.5');
     assert.throws(() => chooseTypeScript(root, 'nowhere', root), /--typescript nowhere: .*no readable package\.json/);
     assert.deepEqual(inspectTypeScript(join(root, 'nowhere')), { problem: `${join(root, 'nowhere')} has no readable package.json` });
+  });
+});
+
+describe('parseProgramsIsolated', () => {
+  it('gives the same programs as parsing in-process, from a child process', () => {
+    const root = tree({ 'tsconfig.json': '{ "compilerOptions": { "bogus": 1 }, "references": [{ "path": "./sub" }] }', 'a.ts': '', 'sub/tsconfig.json': '{}', 'sub/b.ts': '' });
+    const configs = [join(root, 'tsconfig.json')];
+    const isolated = parseProgramsIsolated(embeddedTypeScript().packageDir, configs);
+    assert.deepEqual(isolated, JSON.parse(JSON.stringify(parsePrograms(ts, configs))));
+    assert.deepEqual(isolated.map((p) => rel(root, p.files)), [['a.ts', 'sub/b.ts'], ['sub/b.ts']]);
+    assert.equal(isolated[0]?.errors[0]?.diagnostic.code, 5023);
   });
 });
 
