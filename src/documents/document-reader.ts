@@ -22,6 +22,7 @@ export function tooLarge(path: string, size: number | undefined, maxBytes: numbe
  * @param maxBytes `maxDocumentBytes`
  * @param signal cancels the read
  * @param onGone called before FILE_NOT_FOUND is thrown (the store closes the document)
+ * @param onVersion told the fs version (`stat`) taken before the text was read
  * @returns the file's text, byte-for-byte decoded
  * @throws ActionError FILE_NOT_FOUND, FILE_TOO_LARGE, UNSUPPORTED (not UTF-8 text), CANCELLED/TIMEOUT;
  *   other fs failures (permission, sandbox, I/O) are rethrown as the harness `FsError`
@@ -32,6 +33,7 @@ export async function readDocumentText(
   maxBytes: number,
   signal: AbortSignal | undefined,
   onGone: () => void,
+  onVersion?: (version: string) => void,
 ): Promise<string> {
   try {
     const target = await fs.resolve(path, signal === undefined ? {} : { signal });
@@ -39,6 +41,7 @@ export async function readDocumentText(
     if (info === undefined) throw new FsError(`${path}: not found`, 'FS_NOT_FOUND');
     if (info.type !== 'file') throw new FsError(`${path}: not a regular file`, 'FS_NOT_REGULAR_FILE');
     if (info.size !== undefined && info.size > maxBytes) throw tooLarge(path, info.size, maxBytes);
+    onVersion?.(info.version);
     const text = await fs.readText(target, signal);
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > maxBytes) throw tooLarge(path, bytes, maxBytes);

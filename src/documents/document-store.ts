@@ -66,6 +66,8 @@ export class DocumentStore {
   private readonly listener: DocumentSyncListener;
   private readonly states = new Map<string, DocumentState>();
   private readonly lastVersions = new Map<string, number>();
+  /** fs version (`stat`) of the disk text each path was last read at; absent for editor overlays. */
+  private readonly diskVersions = new Map<string, string>();
   /** Insertion order is recency (oldest first). */
   private readonly open = new Map<string, OpenDocument>();
   private readonly reads = new Map<string, Promise<unknown>>();
@@ -165,7 +167,14 @@ export class DocumentStore {
   }
 
   private async readNow(path: string, overlay: string | undefined, maxBytes: number, signal?: AbortSignal): Promise<DocumentState> {
-    const text = overlay ?? (await readDocumentText(this.fs, path, maxBytes, signal, () => this.closeEverywhere(path)));
+    let diskVersion: string | undefined;
+    const text =
+      overlay ??
+      (await readDocumentText(this.fs, path, maxBytes, signal, () => this.closeEverywhere(path), (v) => {
+        diskVersion = v;
+      }));
+    if (diskVersion === undefined) this.diskVersions.delete(path);
+    else this.diskVersions.set(path, diskVersion);
     if (overlay !== undefined && Buffer.byteLength(overlay, 'utf8') > maxBytes) throw tooLarge(path, Buffer.byteLength(overlay, 'utf8'), maxBytes);
     let state = this.states.get(path);
     if (state === undefined) {
@@ -263,13 +272,30 @@ export class DocumentStore {
 
   /** @param path forget the engine's copy of `path` unless some server has it open */
   dropIfUnused(path: string): void {
-    if (this.clientsWith(path).length === 0) this.states.delete(path);
+    if (this.clientsWith(path).length === 0) {
+      this.states.delete(path);
+      this.diskVersions.delete(path);
+    }
+  }
+
+  /**
+   * @returns every open path read from disk (not an editor overlay) with the fs version its
+   *   text was read at, for a sweep that finds files changed since
+   */
+  diskBacked(): Array<{ path: string; version: string }> {
+    const out: Array<{ path: string; version: string }> = [];
+    for (const path of this.openPaths()) {
+      const version = this.diskVersions.get(path);
+      if (version !== undefined) out.push({ path, version });
+    }
+    return out;
   }
 
   /** @param path a file that is gone: close it on every server */
   closeEverywhere(path: string): void {
     for (const doc of this.open.values()) if (doc.path === path) this.close(doc);
     this.states.delete(path);
+    this.diskVersions.delete(path);
   }
 
   /** @param client a server process that is gone: drop its documents without notifying it */
@@ -292,6 +318,14 @@ export class DocumentStore {
    */
   clientsWith(path: string): LanguageClient[] {
     return [...this.open.values()].filter((d) => d.path === path).map((d) => d.client);
+  }
+
+  /**
+   * @param client a server
+   * @returns the documents open on it
+   */
+  docsOf(client: LanguageClient): OpenDocument[] {
+    return [...this.open.values()].filter((d) => d.client === client);
   }
 
   /**

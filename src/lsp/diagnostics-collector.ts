@@ -19,7 +19,7 @@ import type { LanguageClient } from './language-client.ts';
 import { uriToPath } from './normalize-common.ts';
 import { normalizeDiagnostics, overlappingDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
 import { PullCoordinator, type PullDoc } from './pull-diagnostics.ts';
-import { PushDocState, PushLatency, type PushRecord, type PushTiming } from './push-freshness.ts';
+import { PushDocState, PushLatency, type PushRecord, type PushTiming, type PushVerdict } from './push-freshness.ts';
 import { offersTsserverRequest, requestTsserverDiagnostics } from './tsserver-diagnostics.ts';
 import { waitForEvent } from './wait-for-event.ts';
 
@@ -153,7 +153,6 @@ export class DiagnosticsCollector {
     this.puller.invalidate();
     const at = now();
     for (const doc of this.docs.values()) {
-      doc.push.reset();
       doc.nudged = undefined;
       doc.dependencyChangedAt = at;
     }
@@ -227,7 +226,7 @@ export class DiagnosticsCollector {
           continue;
         }
         // waitMs 0 (events) or no budget left: answer from what pushes told us
-        const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+        const verdict = this.verdict(doc, version, t);
         if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, 'push');
         return this.timedOut(doc, version, 'push');
       }
@@ -259,7 +258,7 @@ export class DiagnosticsCollector {
           }
         }
       } else {
-        const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+        const verdict = this.verdict(doc, version, t);
         if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, strategy);
         if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
         else if (!this.client.progress.busy && waitMs > 0) {
@@ -348,7 +347,7 @@ export class DiagnosticsCollector {
       const doc = this.docs.get(path);
       if (doc === undefined || this.client.failure !== undefined) return;
       const t = now();
-      const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+      const verdict = this.verdict(doc, version, t);
       if (verdict.kind === 'fresh' || t >= deadline) return;
       let wakeAt = deadline;
       if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
@@ -384,10 +383,21 @@ export class DiagnosticsCollector {
       if (pull.version === version) return this.build(version, pull.provisional || pull.dirty ? 'pending' : 'fresh', pull.items, pull.version, undefined, strategy);
       return this.build(version, 'stale', pull.items, pull.version, undefined, strategy);
     }
-    const verdict = doc.push.evaluate(version, now(), this.timing, this.client.progress.busy);
+    const verdict = this.verdict(doc, version, now());
     if (verdict.kind === 'fresh') return this.fromRecord(version, 'fresh', verdict.record, strategy);
     if (verdict.kind === 'settling') return this.fromRecord(version, 'pending', verdict.record, strategy);
     return verdict.older === undefined ? this.build(version, 'pending', [], undefined, undefined, strategy) : this.fromRecord(version, 'stale', verdict.older, strategy);
+  }
+
+  /**
+   * The push verdict, with publishes received before the last change to another file the
+   * server sees counted as an older answer (they describe the old state of that file).
+   */
+  private verdict(doc: DocDiagnostics, version: number, t: number): PushVerdict<EngineDiagnostic> {
+    const verdict = doc.push.evaluate(version, t, this.timing, this.client.progress.busy);
+    const changedAt = doc.dependencyChangedAt;
+    if (changedAt === undefined || verdict.kind === 'waiting' || verdict.record.receivedAt >= changedAt) return verdict;
+    return { kind: 'waiting', older: verdict.record, silentSince: Math.max(changedAt, doc.push.sentAt) };
   }
 
   private fromRecord(version: number, state: Freshness, record: PushRecord<EngineDiagnostic>, strategy: DiagnosticsStrategy): ServerDiagnostics {

@@ -240,6 +240,32 @@ export interface DiagnosticsEvent {
   diagnostics: FileDiagnostics;
 }
 
+/**
+ * One file of {@link LspEngineApi.diagnosticsMany}: its diagnostics, or why it could not be
+ * checked (missing, too large, no server…). `version` 0 means the server read the file from
+ * disk itself (it was not opened); the state is still `fresh` only if no file of the batch
+ * changed while it ran.
+ */
+export type BatchDiagnosticsEntry = FileDiagnostics | { path: string; error: { code: ActionErrorCode; message: string } };
+
+/**
+ * Files changed (whoever changed them) and every server that sees them was told: the listed
+ * open documents' diagnostics may differ now although their own text did not change. A
+ * diagnostics call for them answers for the new state (or non-fresh while it cannot know).
+ */
+export interface DependencyChangeEvent {
+  /** What changed, as learned (watcher, sweep of open documents, `filesChanged`). */
+  changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>;
+  /** Open documents (per server) whose diagnostics may have changed. */
+  affected: Array<{ root: string; path: string; serverId: string }>;
+}
+
+/**
+ * A workspace file watcher the host may inject (the CLI's `serve`; plugin code has none in the
+ * harness fs seam): calls `onChange` with changes under `root`, returns a stop function.
+ */
+export type WorkspaceWatch = (root: string, onChange: (changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>) => void) => () => void;
+
 /** A live server process, for status listings. */
 export interface LiveServerInfo {
   serverId: string;
@@ -267,6 +293,15 @@ export interface LspEngineApi {
    * Waits up to `waitMs` (default: config `diagnosticsWaitMs`) for fresh results.
    */
   diagnostics(target: DocumentTarget, opts?: CallOptions & { waitMs?: number }): Promise<FileDiagnostics>;
+
+  /**
+   * Diagnostics of many files of one workspace in one go (the CLI's `check`), one entry per
+   * path, in order. Files of a tsserver-backed server are asked without being opened (one file
+   * per project is opened to load it), so a whole project costs about one `tsc --noEmit`;
+   * other files go through {@link diagnostics}. A failure of one file is its entry's `error`;
+   * an abort rejects the whole call.
+   */
+  diagnosticsMany(root: string, paths: readonly string[], opts?: CallOptions & { waitMs?: number }): Promise<BatchDiagnosticsEntry[]>;
 
   /** Completion from the first server that advertises it. */
   completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;
@@ -368,6 +403,13 @@ export interface LspEngineApi {
 
   /** Unsolicited diagnostics pushes for open documents. Returns a disposer. */
   onDiagnostics(listener: (event: DiagnosticsEvent) => void): () => void;
+
+  /**
+   * Fired after a change to any file (open or not, whoever made it) was applied to the servers
+   * that see it: their open documents' diagnostics may differ now. Ask `diagnostics` for the
+   * `affected` documents to get fresh answers (an editor backend pushes those). Returns a disposer.
+   */
+  onDependencyChange(listener: (event: DependencyChangeEvent) => void): () => void;
 
   /** Live server processes. */
   liveServers(): LiveServerInfo[];

@@ -7,7 +7,8 @@ import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
 import type { Config } from '../config.ts';
 import { DocumentStore } from '../documents/document-store.ts';
-import { ActionError, isActionError } from '../errors.ts';
+import { ActionError } from '../errors.ts';
+import { batchDiagnostics, type BatchDeps } from './batch-diagnostics.ts';
 import { DiagnosticsCollector } from './diagnostics-collector.ts';
 import { EngineRequests } from './engine-requests.ts';
 import type {
@@ -16,6 +17,8 @@ import type {
   CodeActionItem,
   CompletionItemInfo,
   CompletionResult,
+  BatchDiagnosticsEntry,
+  DependencyChangeEvent,
   DiagnosticsEvent,
   DocumentTarget,
   FileDiagnostics,
@@ -32,6 +35,7 @@ import type {
   SignatureHelpResult,
   SymbolNode,
   TextEdit,
+  WorkspaceWatch,
 } from './engine-types.ts';
 import type { EngineLog } from './json-rpc-connection.ts';
 import type { LanguageClient } from './language-client.ts';
@@ -39,7 +43,8 @@ import { mergeDiagnostics } from './merge-diagnostics.ts';
 import { ServerPool } from './server-pool.ts';
 import { ServerRouter } from './server-routing.ts';
 import { ServerSessions } from './server-sessions.ts';
-import { watchedFileEvents, type FileChange } from './watched-files.ts';
+import type { FileChange } from './watched-files.ts';
+import { WorkspaceChanges } from './workspace-changes.ts';
 
 export { resolveServerExecutables } from './resolve-server-executables.ts';
 
@@ -48,6 +53,12 @@ export interface LspEngineDeps {
   config: Config;
   subprocess: Pick<SubprocessRuntime, 'spawn'>;
   fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>;
+  /**
+   * A workspace file watcher (the CLI injects one; plugin code has none): outside changes to
+   * files no document is open for are then learned as they happen. Without it, open documents
+   * are still swept before every request (docs/decisions/0010-cross-file-freshness.md).
+   */
+  watch?: WorkspaceWatch;
   /** serverId → absolute executable resolved at load ({@link resolveServerExecutables}). */
   executables?: ReadonlyMap<string, string>;
   log?: EngineLog;
@@ -61,6 +72,7 @@ export interface LspEngineDeps {
 /** {@link LspEngineApi} over real language servers. */
 export class LspEngine implements LspEngineApi {
   private readonly config: Config;
+  private readonly fs: LspEngineDeps['fs'];
   private readonly log: EngineLog;
   private readonly router: ServerRouter;
   private readonly pool: ServerPool;
@@ -69,10 +81,10 @@ export class LspEngine implements LspEngineApi {
   private readonly requests: EngineRequests;
   private readonly collectors = new Map<LanguageClient, DiagnosticsCollector>();
   private readonly listeners = new Set<(event: DiagnosticsEvent) => void>();
+  private readonly dependencyListeners = new Set<(event: DependencyChangeEvent) => void>();
+  private readonly changes: WorkspaceChanges;
   private disposed = false;
   private readonly forcePush: boolean;
-  /** Bumped whenever the engine notices a file change (in-flight answers become `pending`). */
-  private noticedChanges = 0;
 
   /** @inheritdoc */
   codeActionKinds(target: DocumentTarget, opts: CallOptions = {}): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
@@ -82,6 +94,7 @@ export class LspEngine implements LspEngineApi {
   /** @param deps config, subprocess and fs seams, resolved executables, log */
   constructor(deps: LspEngineDeps) {
     this.config = deps.config;
+    this.fs = deps.fs;
     this.log = deps.log ?? (() => undefined);
     this.forcePush = deps.diagnosticsStrategy === 'push';
     this.router = new ServerRouter(deps.config.servers);
@@ -105,7 +118,26 @@ export class LspEngine implements LspEngineApi {
         this.store.forgetClient(client);
       },
     });
-    this.sessions = new ServerSessions({ config: deps.config, fs: deps.fs, router: this.router, pool: this.pool, store: this.store });
+    this.sessions = new ServerSessions({
+      config: deps.config,
+      fs: deps.fs,
+      router: this.router,
+      pool: this.pool,
+      store: this.store,
+      beforeRequest: () => this.changes.sync(),
+    });
+    this.changes = new WorkspaceChanges({
+      fs: deps.fs,
+      store: this.store,
+      sessions: this.sessions,
+      router: this.router,
+      pool: this.pool,
+      collectorOf: (client) => this.collectors.get(client),
+      log: this.log,
+      maxBytes: Math.max(...Object.values(deps.config.servers).map((s) => s.maxDocumentBytes), 1024),
+      onDependencyChange: (event) => this.emitDependencyChange(event),
+      watch: deps.watch,
+    });
     this.requests = new EngineRequests(this.sessions, deps.config, (client) => this.collectors.get(client));
   }
 
@@ -118,9 +150,10 @@ export class LspEngine implements LspEngineApi {
       log: this.log,
       onUpdate: (path) => this.emitUpdate(client, path),
       forcePush: this.forcePush,
-      noticed: () => this.noticedChanges,
+      noticed: () => this.changes.noticed,
     });
     this.collectors.set(client, collector);
+    this.changes.watchRoot(client.root);
   }
 
   private guard(): void {
@@ -149,6 +182,21 @@ export class LspEngine implements LspEngineApi {
         : { serverId: o.route.serverId, mode: 'push', state: 'pending', version, diagnostics: [], error: { code: o.error.code, message: o.error.message } },
     );
     return mergeDiagnostics(target.path, version, servers);
+  }
+
+  diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number } = {}): Promise<BatchDiagnosticsEntry[]> {
+    this.guard();
+    const deps: BatchDeps = {
+      fs: this.fs,
+      router: this.router,
+      pool: this.pool,
+      sessions: this.sessions,
+      collectorOf: (client) => this.collectors.get(client),
+      isOpen: (client, path) => this.store.serverText(client, path) !== undefined,
+      noticed: () => this.changes.noticed,
+      single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
+    };
+    return batchDiagnostics(deps, root, paths, opts.signal);
   }
 
   completion(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<CompletionResult> {
@@ -228,31 +276,7 @@ export class LspEngine implements LspEngineApi {
 
   async filesChanged(changes: FileChange[], opts: CallOptions = {}): Promise<void> {
     this.guard();
-    this.router.invalidateRoots(changes.map((c) => c.path));
-    const unopened: FileChange[] = [];
-    for (const change of changes) {
-      const docs = this.store.docsFor(change.path);
-      if (docs.length === 0) {
-        unopened.push(change);
-        continue;
-      }
-      if (change.kind === 'deleted') {
-        this.store.closeEverywhere(change.path);
-        continue;
-      }
-      try {
-        const state = await this.sessions.readState(change.path, opts.signal);
-        for (const doc of docs) this.store.release(this.store.acquire(doc.client, state, doc.languageId, doc.root));
-      } catch (error) {
-        if (!isActionError(error) || opts.signal?.aborted) throw error;
-        this.log('debug', `filesChanged: ${change.path}: ${error.message}`);
-      }
-    }
-    if (unopened.length === 0) return;
-    for (const client of this.pool.clients()) {
-      const events = watchedFileEvents(client.registry, client.root, unopened);
-      if (events.length > 0) client.notify('workspace/didChangeWatchedFiles', { changes: events });
-    }
+    await this.changes.apply(changes, opts.signal);
   }
 
   documentText(path: string): { text: string; version: number } | undefined {
@@ -266,6 +290,22 @@ export class LspEngine implements LspEngineApi {
   onDiagnostics(listener: (event: DiagnosticsEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onDependencyChange(listener: (event: DependencyChangeEvent) => void): () => void {
+    this.dependencyListeners.add(listener);
+    return () => this.dependencyListeners.delete(listener);
+  }
+
+  private emitDependencyChange(event: DependencyChangeEvent): void {
+    if (this.disposed) return;
+    for (const listener of this.dependencyListeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log('warn', `onDependencyChange listener threw: ${(error as Error).message}`);
+      }
+    }
   }
 
   private emitUpdate(client: LanguageClient, path: string): void {
@@ -298,6 +338,8 @@ export class LspEngine implements LspEngineApi {
     if (this.disposed) return;
     this.disposed = true;
     this.listeners.clear();
+    this.dependencyListeners.clear();
+    this.changes.dispose();
     await this.pool.dispose();
     this.store.closeAll();
     this.router.clearRoots();

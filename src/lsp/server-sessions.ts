@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { DocumentState, DocumentStore, OpenDocument } from '../documents/document-store.ts';
 import { createPositionMapper } from '../documents/position-mapping.ts';
 import { TextLines, positionFromUtf16, rangeFromUtf16 } from '../documents/position-encoding.ts';
-import { ActionError, isActionError } from '../errors.ts';
+import { ActionError, abortError, isActionError } from '../errors.ts';
 import type { DocumentTarget, Position, Range } from './engine-types.ts';
 import type { LanguageClient } from './language-client.ts';
 import { RecordingMapper, type NormalizeContext } from './normalize-common.ts';
@@ -43,6 +43,8 @@ export class ServerSessions {
   /** Texts read for position conversion, by path, with the fs version they were read at (LRU). */
   private readonly texts = new Map<string, { version: string; text: string }>();
   private textBytes = 0;
+  /** Brings every server's view of the files up to date (outside changes) before a request. */
+  private readonly beforeRequest: () => Promise<void>;
 
   /**
    * @param deps config, fs seam, router, pool, store
@@ -51,9 +53,18 @@ export class ServerSessions {
    * @param deps.router file → servers
    * @param deps.pool warm servers
    * @param deps.store open documents
+   * @param deps.beforeRequest runs before every request (the engine's workspace sync)
    */
-  constructor(deps: { config: Config; fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>; router: ServerRouter; pool: ServerPool; store: DocumentStore }) {
+  constructor(deps: {
+    config: Config;
+    fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>;
+    router: ServerRouter;
+    pool: ServerPool;
+    store: DocumentStore;
+    beforeRequest?: () => Promise<void>;
+  }) {
     this.config = deps.config;
+    this.beforeRequest = deps.beforeRequest ?? (() => Promise.resolve());
     this.fs = deps.fs;
     this.router = deps.router;
     this.pool = deps.pool;
@@ -88,6 +99,8 @@ export class ServerSessions {
   async with<T>(target: DocumentTarget, route: RouteMatch, signal: AbortSignal | undefined, fn: (session: Session) => Promise<T>): Promise<T> {
     const entry = this.config.servers[route.serverId];
     if (entry === undefined) throw new ActionError('LSP_ACTION_CONFIG_INVALID', `servers.${route.serverId} is not configured`);
+    await this.beforeRequest();
+    if (signal?.aborted) throw abortError(signal);
     const state = await this.store.read(target.path, target.text, entry.maxDocumentBytes, signal);
     try {
       const root = await this.router.findRoot(route.serverId, target.path, target.root, this.fs, signal);

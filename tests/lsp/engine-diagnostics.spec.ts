@@ -37,6 +37,7 @@ describe('push diagnostics', () => {
       assert.equal(d1.version, 1);
       assert.deepEqual(codes(d1), ['0:3 F001']);
       assert.equal(d1.servers[0]?.mode, 'push');
+      assert.equal(d1.servers[0]?.strategy, 'versioned-push', 'a server without typescript.tsserverRequest uses push (this fake one sends versions)');
       assert.equal(d1.servers[0]?.analysedVersion, 1);
       await ws.write('p1.txt', '\nok ERROR WARN\n');
       const d2 = await engine.diagnostics({ root: ws.root, path });

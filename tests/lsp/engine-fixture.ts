@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { resolveConfig, type Config, type ServerConfig } from '../../src/config.ts';
 import type { LanguageClient } from '../../src/lsp/language-client.ts';
-import { LspEngine } from '../../src/lsp/lsp-engine.ts';
+import { LspEngine, type LspEngineDeps } from '../../src/lsp/lsp-engine.ts';
 import type { ServerPool } from '../../src/lsp/server-pool.ts';
 import { fakeServerCommand, type FakeScenario } from '../fixtures/fake-lsp-scenario.ts';
 import { createHarnessServices, type HarnessServices } from '../support/harness-services.ts';
@@ -70,12 +70,14 @@ export interface EngineFixture {
 
 /**
  * @param config engine config
+ * @param extra optional engine deps (a workspace watcher, a forced diagnostics strategy)
  * @returns the engine and services; `close()` disposes both
  */
-export async function startEngine(config: Config): Promise<EngineFixture> {
+export async function startEngine(config: Config, extra: Pick<LspEngineDeps, 'watch' | 'diagnosticsStrategy'> = {}): Promise<EngineFixture> {
   const services = await createHarnessServices();
   const logs: string[] = [];
   const engine = new LspEngine({
+    ...extra,
     config,
     subprocess: services.subprocess,
     fs: services.fs,

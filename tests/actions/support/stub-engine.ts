@@ -156,6 +156,12 @@ export class StubEngine implements LspEngineApi {
   onDiagnostics(): () => void {
     return () => {};
   }
+  diagnosticsMany(): Promise<[]> {
+    return Promise.resolve([]);
+  }
+  onDependencyChange(): () => void {
+    return () => {};
+  }
   liveServers(): [] {
     return [];
   }

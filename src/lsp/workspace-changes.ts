@@ -1,0 +1,258 @@
+/**
+ * Keeping every server's view of the files equal to the disk, whoever changed them
+ * (docs/decisions/0010-cross-file-freshness.md). Changes are learned three ways — our own
+ * writes and observations ({@link WorkspaceChanges.apply} via `filesChanged`), an optional
+ * workspace watcher (`watch` dependency), and a `stat` sweep of the open documents before
+ * every request — and applied the same way:
+ *
+ * - a document we hold open is re-synced (`didChange`), or closed when deleted;
+ * - a file we do not hold open is announced with `workspace/didChangeWatchedFiles`, and, to a
+ *   server that forwards requests to tsserver (which ignores that notification unless told to
+ *   use client watchers), made known in a way tsserver honours at once: `didOpen` with the disk
+ *   text + `didClose` for a change or a deletion, tsserver `reloadProjects` for a creation
+ *   (a recreated import target is otherwise never re-resolved — measured);
+ * - every server that sees the file is told its other documents' diagnostics may have changed
+ *   (collectors ask again), and listeners get a {@link DependencyChangeEvent}.
+ *
+ * A change noticed (watcher event, sweep hit, `filesChanged`) bumps {@link noticed} at once, so
+ * an answer in flight across it comes back `pending`, never `fresh`.
+ */
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import { URI } from 'vscode-uri';
+import type { DocumentStore } from '../documents/document-store.ts';
+import { readDocumentText } from '../documents/document-reader.ts';
+import { sweepOpenFiles } from '../documents/open-set-sweep.ts';
+import { isActionError } from '../errors.ts';
+import type { DiagnosticsCollector } from './diagnostics-collector.ts';
+import type { DependencyChangeEvent, WorkspaceWatch } from './engine-types.ts';
+import type { EngineLog } from './json-rpc-connection.ts';
+import type { LanguageClient } from './language-client.ts';
+import type { ServerPool } from './server-pool.ts';
+import { workspaceRelative, type ServerRouter } from './server-routing.ts';
+import type { ServerSessions } from './server-sessions.ts';
+import { TSSERVER_REQUEST_COMMAND, offersTsserverRequest } from './tsserver-diagnostics.ts';
+import { watchedFileEvents, type FileChange } from './watched-files.ts';
+
+/** What applying changes needs from the engine. */
+export interface WorkspaceChangesDeps {
+  fs: Pick<FileSystem, 'resolve' | 'readText' | 'stat'>;
+  store: DocumentStore;
+  sessions: ServerSessions;
+  router: ServerRouter;
+  pool: ServerPool;
+  collectorOf: (client: LanguageClient) => DiagnosticsCollector | undefined;
+  log: EngineLog;
+  /** Largest `maxDocumentBytes` (texts of unopened files sent to tsserver). */
+  maxBytes: number;
+  /** Told after every applied batch that may change open documents' diagnostics. */
+  onDependencyChange: (event: DependencyChangeEvent) => void;
+  watch?: WorkspaceWatch | undefined;
+}
+
+/** Learns and applies file changes for one engine. */
+export class WorkspaceChanges {
+  private readonly deps: WorkspaceChangesDeps;
+  /** Bumped whenever a change is noticed. */
+  noticed = 0;
+  private chain: Promise<void> = Promise.resolve();
+  /** A sync queued behind the running one and not started yet (callers join it). */
+  private queued: Promise<void> | undefined;
+  private pending: FileChange[] = [];
+  private readonly watching = new Map<string, () => void>();
+  /** Files seen deleted (bounded): swept too, since a recreation must be announced as one. */
+  private readonly gone = new Set<string>();
+
+  /** @param deps engine parts */
+  constructor(deps: WorkspaceChangesDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * Starts watching `root` with the injected watcher (once per root).
+   * @param root a server root or workspace root
+   */
+  watchRoot(root: string): void {
+    const watch = this.deps.watch;
+    if (watch === undefined || this.watching.has(root)) return;
+    try {
+      this.watching.set(root, watch(root, (changes) => this.enqueue(changes)));
+    } catch (error) {
+      this.deps.log('warn', `cannot watch ${root}: ${(error as Error).message}; only open documents are checked for outside changes`);
+    }
+  }
+
+  /**
+   * Changes reported by a watcher: noticed now, applied soon (and before the next request).
+   * @param changes what changed
+   */
+  enqueue(changes: readonly FileChange[]): void {
+    if (changes.length === 0) return;
+    this.noticed++;
+    this.pending.push(...changes);
+    void this.sync().catch((error: unknown) => this.deps.log('debug', `applying watched changes: ${String(error)}`));
+  }
+
+  /**
+   * Brings every server's view up to date before a request: the watcher's pending changes and
+   * a sweep of the open documents. Concurrent callers share a sync that has not started yet; a
+   * running one is never joined (it may have swept before the caller's change).
+   * @returns when done (errors are logged, never thrown: the request itself reports them)
+   */
+  sync(): Promise<void> {
+    if (this.queued !== undefined) return this.queued;
+    const run = async (): Promise<void> => {
+      this.queued = undefined;
+      // let a watcher deliver events the OS already queued (it reports on the next turn)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const found = await sweepOpenFiles(this.deps.fs, this.deps.store.diskBacked());
+      if (this.gone.size > 0) {
+        for (const change of await sweepOpenFiles(this.deps.fs, [...this.gone].map((path) => ({ path, version: '' })))) {
+          if (change.kind === 'changed' && !this.pending.some((p) => p.path === change.path)) found.push({ path: change.path, kind: 'created' });
+        }
+      }
+      if (found.length > 0) this.noticed++;
+      const changes = [...this.pending, ...found];
+      this.pending = [];
+      if (changes.length > 0) await this.applyNow(changes);
+    };
+    const next = this.chain.then(run, run);
+    this.chain = next.catch((error: unknown) => this.deps.log('debug', `workspace sync: ${String(error)}`));
+    this.queued = this.chain;
+    return this.chain;
+  }
+
+  /**
+   * Applies changes learned elsewhere (`filesChanged`), in order with the other syncs.
+   * @param changes what changed
+   * @param signal cancels waiting (the changes are still applied)
+   */
+  async apply(changes: readonly FileChange[], signal?: AbortSignal): Promise<void> {
+    if (changes.length === 0) return;
+    this.noticed++;
+    const run = (): Promise<void> => this.applyNow(changes);
+    const next = this.chain.then(run, run);
+    this.chain = next.catch((error: unknown) => this.deps.log('debug', `filesChanged: ${String(error)}`));
+    this.queued = undefined;
+    if (signal === undefined) return next;
+    await Promise.race([next, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))]);
+  }
+
+  private async applyNow(input: readonly FileChange[]): Promise<void> {
+    const changes = dedupe(input);
+    const { store, router, pool } = this.deps;
+    for (const change of changes) {
+      if (change.kind === 'deleted') this.gone.add(change.path);
+      else this.gone.delete(change.path);
+    }
+    while (this.gone.size > GONE_LIMIT) this.gone.delete(this.gone.values().next().value as string);
+    router.invalidateRoots(changes.map((c) => c.path));
+    const unopened: FileChange[] = [];
+    for (const change of changes) {
+      const docs = store.docsFor(change.path);
+      if (docs.length === 0) {
+        unopened.push(change);
+        continue;
+      }
+      if (change.kind === 'deleted') {
+        // closed, then announced like any file not open (a server may still hold it)
+        store.closeEverywhere(change.path);
+        unopened.push(change);
+        continue;
+      }
+      try {
+        const state = await this.deps.sessions.readState(change.path);
+        for (const doc of docs) store.release(store.acquire(doc.client, state, doc.languageId, doc.root));
+      } catch (error) {
+        if (!isActionError(error)) throw error;
+        this.deps.log('debug', `re-sync ${change.path}: ${error.message}`);
+      }
+    }
+    const affected: DependencyChangeEvent['affected'] = [];
+    for (const client of pool.clients()) {
+      const sees = changes.filter((c) => this.sees(client, c.path));
+      if (sees.length === 0) continue;
+      const mine = unopened.filter((c) => this.sees(client, c.path));
+      if (mine.length > 0) {
+        const events = watchedFileEvents(client.registry, client.root, mine);
+        if (events.length > 0) client.notify('workspace/didChangeWatchedFiles', { changes: events });
+        if (offersTsserverRequest(client.registry)) await this.tellTsserver(client, mine);
+      }
+      this.deps.collectorOf(client)?.noteDependencyChange();
+      for (const doc of store.docsOf(client)) affected.push({ root: doc.root, path: doc.path, serverId: client.serverId });
+    }
+    if (affected.length > 0) this.deps.onDependencyChange({ changes, affected });
+  }
+
+  /** Whether `client` may see `path`: inside its root, or inside a workspace of its documents. */
+  private sees(client: LanguageClient, path: string): boolean {
+    if (workspaceRelative(path, client.root) !== undefined) return true;
+    return this.deps.store.docsOf(client).some((d) => workspaceRelative(path, d.root) !== undefined);
+  }
+
+  /**
+   * Makes tsserver see changes to files no document of ours holds open (measured with
+   * typescript-language-server 5.3.0 + TypeScript 5.9.3: it forwards didChangeWatchedFiles only
+   * with `useClientFileWatcher`, and tsserver's own watchers lag or, for a recreated file, never
+   * re-resolve the failed import).
+   */
+  private async tellTsserver(client: LanguageClient, changes: readonly FileChange[]): Promise<void> {
+    let reload = false;
+    for (const change of changes) {
+      const languageId = this.deps.router.route(change.path, client.root).find((r) => r.serverId === client.serverId)?.languageId;
+      if (change.kind !== 'changed' || languageId === undefined) {
+        // a new file (may satisfy a failed import), a deleted one (tsserver keeps a closed
+        // copy's script info, after which a recreation is never re-resolved — measured), or a
+        // config file (tsconfig.json, package.json)
+        reload = true;
+        continue;
+      }
+      let text: string;
+      try {
+        text = await readDocumentText(this.deps.fs, change.path, this.deps.maxBytes, undefined, () => undefined);
+      } catch {
+        reload = true;
+        continue;
+      }
+      if (this.deps.store.docsFor(change.path).some((d) => d.client === client)) continue; // opened meanwhile
+      const uri = URI.file(change.path).toString();
+      // open with the disk text and close again: tsserver takes the text, and on close of a
+      // file that exists reloads it from disk (same text)
+      client.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 0, text } });
+      client.notify('textDocument/didClose', { textDocument: { uri } });
+    }
+    if (reload) {
+      try {
+        await client.request('workspace/executeCommand', { command: TSSERVER_REQUEST_COMMAND, arguments: ['reloadProjects', {}] });
+      } catch (error) {
+        this.deps.log('warn', `${client.serverId}: tsserver reloadProjects failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** Stops every watcher. */
+  dispose(): void {
+    for (const stop of this.watching.values()) {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+    }
+    this.watching.clear();
+    this.pending = [];
+  }
+}
+
+/** Deleted files remembered for the recreation sweep. */
+const GONE_LIMIT = 64;
+
+/** Last change per path wins, except that created-then-changed stays created. */
+function dedupe(changes: readonly FileChange[]): FileChange[] {
+  const byPath = new Map<string, FileChange>();
+  for (const change of changes) {
+    const before = byPath.get(change.path);
+    byPath.set(change.path, before?.kind === 'created' && change.kind === 'changed' ? before : change);
+  }
+  return [...byPath.values()];
+}
