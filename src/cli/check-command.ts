@@ -1,8 +1,8 @@
 /**
  * `dsh-lsp-actions check [PATH…]`: boots the same composition as `serve` in-process (editor
  * off, sandbox read-only: checking never writes), plans the compiler's file set
- * ({@link planFileSet}), asks the plugin's action runner for `diagnostics.get` on every file, a
- * few files at a time, and prints the report in the requested format.
+ * ({@link planFileSet}), asks the engine's `diagnosticsMany` for the files in batches (a whole
+ * tsserver project costs about one `tsc --noEmit`), and prints the report in the requested format.
  *
  * TypeScript: the workspace's own TypeScript when usable ({@link chooseTypeScript}), one server
  * process per tsconfig program (the server's root is the nearest directory with a tsconfig.json
@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
+import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
@@ -32,8 +33,6 @@ import { chooseTypeScript, describeTypeScript, inspectTypeScript, type TypeScrip
 export const DEFAULT_WAIT_MS = 20_000;
 /** Extra time a single run may take beyond the wait (server start, slow answers). */
 const RUN_SLACK_MS = 60_000;
-/** The check reports every diagnostic; the plugin's model-facing cap does not apply here. */
-const CHECK_MAX_ITEMS = 1_000_000;
 /** The TypeScript server's roots for `check`: one server per program, not per package.json. */
 export const PROGRAM_ROOT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
 /** Examples named in a "skipped" note. */
@@ -194,32 +193,77 @@ function configReports(fileSet: FileSet): FileReport[] {
   return [...fileSet.configErrors].map(([path, diagnostics]) => ({ path, state: 'fresh', diagnostics, truncated: false, config: true }));
 }
 
+/** Files per `diagnosticsMany` call: progress and an interrupt keep whole batches. */
+export const BATCH_SIZE = 50;
+/** Extra time a batch may take per file beyond the run's slack (a loaded machine, a cold project). */
+const PER_FILE_SLACK_MS = 2_000;
+
 async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
   const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
-  const results: Array<FileReport | undefined> = [];
+  const batches: string[][] = [];
+  for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
+  const results: Array<FileReport[] | undefined> = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < files.length && !aborted(plan.signal)) {
+    while (next < batches.length && !aborted(plan.signal)) {
       const index = next++;
-      const file = files[index] as string;
-      const result = await diagnoseOne(api, file, cmd, plan);
-      // A file the interrupt cut short was not checked: it is left out, not reported failed.
+      const batch = batches[index] as string[];
+      const reports = await diagnoseBatch(api, batch, cmd, plan);
+      // Files the interrupt cut short were not checked: they are left out, not reported failed.
       if (aborted(plan.signal)) return;
-      results[index] = result;
-      progress.tick(displayPath(file, io.cwd));
+      results[index] = reports;
+      for (const file of batch) progress.tick(displayPath(file, io.cwd));
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(cmd.jobs, files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(cmd.jobs, batches.length) }, worker));
   } finally {
     progress.done();
   }
-  return results.filter((r): r is FileReport => r !== undefined);
+  return results.flatMap((r) => r ?? []);
+}
+
+/**
+ * One batch through the engine's `diagnosticsMany` (tsserver-backed files are asked without
+ * opening each; other files one by one). The CLI has checked that every path is inside the
+ * workspace, and `check` only reads.
+ */
+async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan): Promise<FileReport[]> {
+  // A composition whose engine has no batch entry (an older or a custom plugin): file by file.
+  if (typeof api.engine.diagnosticsMany !== 'function') {
+    const out: FileReport[] = [];
+    for (const file of files) out.push(await diagnoseOne(api, file, cmd, plan));
+    return out;
+  }
+  const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS + PER_FILE_SLACK_MS * files.length);
+  const signal = plan.signal ? AbortSignal.any([plan.signal, timeout]) : timeout;
+  try {
+    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs });
+    return entries.map((entry) =>
+      'error' in entry
+        ? failedFileReport(entry.path, Object.assign(new Error(entry.error.message), { code: entry.error.code }))
+        : fileReportFrom(
+            entry.path,
+            {
+              diagnostics: entry.diagnostics.map(toWireDiagnostic),
+              truncated: false,
+              state: entry.state,
+              servers: entry.servers.map(toWireServerStatus),
+            },
+            cmd.severity,
+          ),
+    );
+  } catch (error) {
+    return files.map((file) => failedFileReport(file, error));
+  }
 }
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
+
+/** The check reports every diagnostic; the plugin's model-facing cap does not apply here. */
+const CHECK_MAX_ITEMS = 1_000_000;
 
 async function diagnoseOne(api: LspActionsApi, file: string, cmd: CheckCommand, plan: CheckPlan): Promise<FileReport> {
   const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS);
