@@ -60,7 +60,8 @@ Options:
   -f, --format FORMAT   text (default), json or sarif (SARIF 2.1.0 for code-scanning upload)
       --wait-ms N       How long each file may wait for fresh diagnostics (default 20000)
       --severity LEVEL  Lowest severity reported: error, warning (default), info or hint
-  -j, --jobs N          Files checked at once (default 4)
+  -j, --jobs N          Batches of 50 files checked at once (default 4); a TypeScript project is
+                          asked through tsserver without opening each file
       --include-unconfigured
                         Also check TypeScript/JavaScript files that no tsconfig program includes
       --typescript WHICH

@@ -54,7 +54,7 @@ export interface CheckCommand extends CommonOptions {
   waitMs?: number;
   /** Lowest severity reported. */
   severity: SeverityName;
-  /** Files checked at once. */
+  /** Batches of files checked at once. */
   jobs: number;
   /** Progress on stderr (still only when stderr is a terminal). */
   progress: boolean;
