@@ -1,23 +1,24 @@
 /**
  * `dsh-lsp-actions check [PATH…]`: boots the same composition as `serve` in-process (editor
- * off, sandbox read-only: checking never writes), asks the plugin's action runner for
- * `diagnostics.get` on every file a language server handles, a few files at a time, and prints
- * the report in the requested format. Exit codes: see {@link exitCodeOf} and the help text.
+ * off, sandbox read-only: checking never writes), plans the compiler's file set
+ * ({@link planFileSet}), asks the engine's `diagnosticsMany` for the files in batches (a whole
+ * tsserver project costs about one `tsc --noEmit`), and prints the report in the requested format.
+ *
+ * TypeScript: the workspace's own TypeScript when usable ({@link chooseTypeScript}), one server
+ * process per tsconfig program (the server's root is the nearest directory with a tsconfig.json
+ * or jsconfig.json, not every folder with a package.json). Exit codes: see {@link exitCodeOf},
+ * 2 for setup problems, 128 + signal when interrupted.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
+import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
+import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
-import {
-  type CheckReport,
-  exitCodeOf,
-  failedFileReport,
-  type FileReport,
-  fileReportFrom,
-  outcomeOf,
-  summarize,
-} from './check-report.ts';
-import { type CliIo, resolveWorkspace, SetupError, writeAll } from './cli-io.ts';
-import { collectFiles } from './collect-files.ts';
+import { planFileSet, type FileSet } from './check-file-set.ts';
+import { type CheckReport, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
+import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
 import { formatSarif } from './format-sarif.ts';
 import { displayPath, formatText, plural } from './format-text.ts';
@@ -25,41 +26,54 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import type { CheckCommand } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
+import { parseProgramsIsolated } from './typescript-programs.ts';
+import { chooseTypeScript, describeTypeScript, inspectTypeScript, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
 export const DEFAULT_WAIT_MS = 20_000;
 /** Extra time a single run may take beyond the wait (server start, slow answers). */
 const RUN_SLACK_MS = 60_000;
-/** The check reports every diagnostic; the plugin's model-facing cap does not apply here. */
-const CHECK_MAX_ITEMS = 1_000_000;
+/** The TypeScript server's roots for `check`: one server per program, not per package.json. */
+export const PROGRAM_ROOT_MARKERS = ['tsconfig.json', 'jsconfig.json'];
+/** Examples named in a "skipped" note. */
+const EXAMPLES = 3;
 
 /**
  * @param cmd the parsed command
  * @param io streams, environment, working directory
- * @param signal aborts the run (Ctrl-C)
+ * @param signal aborts the run (SIGINT/SIGTERM, with an `Interrupted` reason)
  * @returns the exit code
  * @throws SetupError on setup problems (exit 2)
  */
 export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSignal): Promise<number> {
   const workspace = resolveWorkspace(cmd.workspace, io.cwd);
-  const collected = collectFiles(cmd.paths, io.cwd);
-  if (collected.missing.length > 0) {
-    throw new SetupError(`no such file or directory: ${collected.missing.join(', ')}`);
+  const missing = cmd.paths.filter((given) => !existsSync(resolve(io.cwd, given)));
+  if (missing.length > 0) throw new SetupError(`no such file or directory: ${missing.join(', ')}`);
+  const outside = cmd.paths.map((given) => resolve(io.cwd, given)).find((path) => !isInside(workspace, path));
+  if (outside !== undefined) throw new SetupError(`${outside} is outside the workspace ${workspace}; pass --workspace`);
+  let choice: TypeScriptChoice;
+  try {
+    choice = chooseTypeScript(workspace, cmd.typescript, io.cwd);
+  } catch (error) {
+    throw new SetupError(error instanceof Error ? error.message : String(error), { cause: error });
   }
-  const outside = collected.files.find((file) => !isInside(workspace, file));
-  if (outside !== undefined) {
-    throw new SetupError(`${outside} is outside the workspace ${workspace}; pass --workspace`);
-  }
-  if (collected.files.length === 0) throw new SetupError(`no files found in ${cmd.paths.join(', ')}`);
   const waitMs = cmd.waitMs ?? DEFAULT_WAIT_MS;
   const prepared = prepareComposition(
     cmd,
-    { workspace, sandbox: 'read-only', editor: false, plugin: { diagnosticsWaitMs: waitMs } },
+    {
+      workspace,
+      sandbox: 'read-only',
+      editor: false,
+      plugin: { diagnosticsWaitMs: waitMs },
+      serverDefaults: {
+        [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.tsserverPath } } },
+      },
+    },
     io,
   );
   const booted = await bootPrepared(prepared, cmd, io);
   try {
-    return await checkWith(booted, cmd, io, { workspace, files: collected.files, explicit: collected.explicit, waitMs, signal });
+    return await checkWith(booted, cmd, io, { workspace, waitMs, signal, choice });
   } finally {
     await booted.dispose();
   }
@@ -67,10 +81,9 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
 
 interface CheckPlan {
   workspace: string;
-  files: string[];
-  explicit: Set<string>;
   waitMs: number;
   signal: AbortSignal | undefined;
+  choice: TypeScriptChoice;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -81,18 +94,42 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   if (api.config.editor.enabled) {
     throw new SetupError('check cannot run a composition with editor.enabled: stdout is the report');
   }
-  const handled = plan.files.filter((file) => api.engine.serversFor(file, plan.workspace).length > 0);
-  for (const file of plan.files) {
-    if (plan.explicit.has(file) && !handled.includes(file)) {
+  const choice = effectiveTypeScript(api, plan.choice);
+  const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
+  const fileSet = planFileSet({
+    paths: cmd.paths,
+    cwd: io.cwd,
+    workspace: plan.workspace,
+    parsePrograms: choice === undefined ? undefined : (configs) => parseProgramsIsolated(choice.packageDir, configs),
+    isTypeScriptFile,
+    includeUnconfigured: cmd.includeUnconfigured,
+  });
+  const handled = fileSet.files.filter((file) => api.engine.serversFor(file, plan.workspace).length > 0);
+  for (const file of fileSet.files) {
+    if (fileSet.explicit.has(file) && !handled.includes(file)) {
       io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
     }
   }
-  if (handled.length === 0) {
+  noteSkipped(fileSet, io);
+  if (handled.length === 0 && fileSet.configErrors.size === 0) {
     const servers = Object.keys(api.config.servers).join(', ') || 'none';
-    throw new SetupError(`no language server handles any of the ${plural(plan.files.length, 'file')} found (servers: ${servers})`);
+    const why = fileSet.unconfigured.length > 0 ? ' (TypeScript files outside every tsconfig program are skipped: pass --include-unconfigured)' : '';
+    throw new SetupError(`no language server handles any of the ${plural(fileSet.files.length, 'file')} found (servers: ${servers})${why}`);
   }
-  const files = await diagnoseAll(api, handled, cmd, io, plan);
-  const report: CheckReport = { workspaceRoot: plan.workspace, cwd: io.cwd, severity: cmd.severity, waitMs: plan.waitMs, files };
+  if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
+  const checked = await diagnoseAll(api, handled, cmd, io, plan);
+  const files = [...configReports(fileSet), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const stopped = stopSignalOf(plan.signal);
+  const report: CheckReport = {
+    workspaceRoot: plan.workspace,
+    cwd: io.cwd,
+    severity: cmd.severity,
+    waitMs: plan.waitMs,
+    files,
+    skipped: { unconfigured: fileSet.unconfigured, ignored: fileSet.ignored },
+    ...(choice === undefined ? {} : { typescript: { source: choice.source, version: choice.version, path: choice.tsserverPath } }),
+    ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
+  };
   const summary = summarize(report);
   const tool = { name: PACKAGE_NAME, version: PACKAGE_VERSION, informationUri: INFORMATION_URI };
   const text =
@@ -102,33 +139,131 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
         ? formatSarif(report, summary, tool)
         : formatText(report, summary);
   await writeAll(io.stdout, text);
-  if (plan.signal?.aborted) return 130;
-  if (summary.notFresh.failed === files.length) {
-    io.stderr.write(`error: no file could be checked (${files[0]?.error?.code ?? 'failed'}); see the messages above\n`);
+  if (stopped !== undefined) {
+    // The text format ends with the interrupted line; the others say it in the document, and here.
+    if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);
+    return signalExitCode(stopped);
+  }
+  if (checked.length > 0 && summary.notFresh.failed === checked.length) {
+    io.stderr.write(`error: no file could be checked (${checked[0]?.error?.code ?? 'failed'}); see the messages above\n`);
     return 2;
   }
   return exitCodeOf(outcomeOf(summary));
 }
 
+/**
+ * The TypeScript the booted table really runs: a `--servers` (or `--config`) entry that sets its
+ * own `tsserver.path` wins over the choice; no TypeScript server at all means none.
+ */
+function effectiveTypeScript(api: LspActionsApi, choice: TypeScriptChoice): TypeScriptChoice | undefined {
+  const entry = api.config.servers[EMBEDDED_TYPESCRIPT_ID];
+  if (entry === undefined) return undefined;
+  const options = entry.initializationOptions as { tsserver?: { path?: unknown } } | undefined;
+  const path = options?.tsserver?.path;
+  if (typeof path !== 'string' || resolve(path) === choice.tsserverPath) return choice;
+  const packageDir = resolve(path, '..', '..');
+  const found = inspectTypeScript(packageDir);
+  if ('problem' in found) return { source: 'user', version: 'unknown', packageDir, tsserverPath: resolve(path) };
+  return { source: 'user', packageDir, ...found };
+}
+
+function noteSkipped(fileSet: FileSet, io: CliIo): void {
+  const examples = (paths: string[]): string =>
+    paths
+      .slice(0, EXAMPLES)
+      .map((path) => displayPath(path, io.cwd))
+      .join(', ') + (paths.length > EXAMPLES ? ', …' : '');
+  if (fileSet.unconfigured.length > 0) {
+    io.stderr.write(
+      `note: skipped ${plural(fileSet.unconfigured.length, 'file')} in no tsconfig.json program (${examples(fileSet.unconfigured)}); --include-unconfigured checks them\n`,
+    );
+  }
+  if (fileSet.ignored.length > 0) {
+    io.stderr.write(`note: skipped ${plural(fileSet.ignored.length, 'path')} ignored by .gitignore (${examples(fileSet.ignored)})\n`);
+  }
+  for (const dir of fileSet.gitignoreUnread) {
+    io.stderr.write(`note: ${displayPath(dir, io.cwd)}/.gitignore not applied: git could not list ignored files there (not a git work tree, or git not on PATH)\n`);
+  }
+  if (fileSet.programs.length === 0 && fileSet.inferred.length > 0) {
+    io.stderr.write(`note: no tsconfig.json or jsconfig.json covers ${plural(fileSet.inferred.length, 'TypeScript/JavaScript file')}; checked in inferred projects\n`);
+  }
+}
+
+function configReports(fileSet: FileSet): FileReport[] {
+  return [...fileSet.configErrors].map(([path, diagnostics]) => ({ path, state: 'fresh', diagnostics, truncated: false, config: true }));
+}
+
+/** Files per `diagnosticsMany` call: progress and an interrupt keep whole batches. */
+export const BATCH_SIZE = 50;
+/** Extra time a batch may take per file beyond the run's slack (a loaded machine, a cold project). */
+const PER_FILE_SLACK_MS = 2_000;
+
 async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
   const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
-  const results: FileReport[] = [];
+  const batches: string[][] = [];
+  for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
+  const results: Array<FileReport[] | undefined> = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < files.length) {
+    while (next < batches.length && !aborted(plan.signal)) {
       const index = next++;
-      const file = files[index] as string;
-      results[index] = await diagnoseOne(api, file, cmd, plan);
-      progress.tick(displayPath(file, io.cwd));
+      const batch = batches[index] as string[];
+      const reports = await diagnoseBatch(api, batch, cmd, plan);
+      // Files the interrupt cut short were not checked: they are left out, not reported failed.
+      if (aborted(plan.signal)) return;
+      results[index] = reports;
+      for (const file of batch) progress.tick(displayPath(file, io.cwd));
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(cmd.jobs, files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(cmd.jobs, batches.length) }, worker));
   } finally {
     progress.done();
   }
-  return results;
+  return results.flatMap((r) => r ?? []);
 }
+
+/**
+ * One batch through the engine's `diagnosticsMany` (tsserver-backed files are asked without
+ * opening each; other files one by one). The CLI has checked that every path is inside the
+ * workspace, and `check` only reads.
+ */
+async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan): Promise<FileReport[]> {
+  // A composition whose engine has no batch entry (an older or a custom plugin): file by file.
+  if (typeof api.engine.diagnosticsMany !== 'function') {
+    const out: FileReport[] = [];
+    for (const file of files) out.push(await diagnoseOne(api, file, cmd, plan));
+    return out;
+  }
+  const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS + PER_FILE_SLACK_MS * files.length);
+  const signal = plan.signal ? AbortSignal.any([plan.signal, timeout]) : timeout;
+  try {
+    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs });
+    return entries.map((entry) =>
+      'error' in entry
+        ? failedFileReport(entry.path, Object.assign(new Error(entry.error.message), { code: entry.error.code }))
+        : fileReportFrom(
+            entry.path,
+            {
+              diagnostics: entry.diagnostics.map(toWireDiagnostic),
+              truncated: false,
+              state: entry.state,
+              servers: entry.servers.map(toWireServerStatus),
+            },
+            cmd.severity,
+          ),
+    );
+  } catch (error) {
+    return files.map((file) => failedFileReport(file, error));
+  }
+}
+
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** The check reports every diagnostic; the plugin's model-facing cap does not apply here. */
+const CHECK_MAX_ITEMS = 1_000_000;
 
 async function diagnoseOne(api: LspActionsApi, file: string, cmd: CheckCommand, plan: CheckPlan): Promise<FileReport> {
   const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS);

@@ -35,6 +35,8 @@ export interface FileReport {
   error?: { code: string; message: string };
   /** Per-server freshness, when the result said. */
   servers?: ServerStatus[];
+  /** A tsconfig/jsconfig file whose problems the compiler reported (not counted as a checked file). */
+  config?: true;
 }
 
 /** One server's part of a file's result. */
@@ -55,6 +57,20 @@ export interface CheckReport {
   /** Wait budget per file for fresh diagnostics. */
   waitMs: number;
   files: FileReport[];
+  /** The TypeScript the run used, when it checked TypeScript/JavaScript files. */
+  typescript?: { source: string; version: string; path: string };
+  /** What was not checked, and why. */
+  skipped?: SkippedFiles;
+  /** Set when a signal stopped the run: only the files finished before it are in `files`. */
+  interrupted?: { signal: string; total: number };
+}
+
+/** Files and paths `check` left out. */
+export interface SkippedFiles {
+  /** TypeScript/JavaScript files in no tsconfig program (absolute). */
+  unconfigured: string[];
+  /** Paths `.gitignore` ignores (absolute). */
+  ignored: string[];
 }
 
 /** Counts over a report. */
@@ -176,6 +192,7 @@ export function summarize(report: CheckReport): CheckSummary {
     filesWithProblems: 0,
     notFresh: { pending: 0, stale: 0, failed: 0, unknown: 0, total: 0 },
   };
+  s.files = report.files.filter((file) => file.config !== true).length;
   for (const file of report.files) {
     if (file.diagnostics.length > 0) s.filesWithProblems += 1;
     for (const d of file.diagnostics) {
@@ -194,11 +211,12 @@ export function summarize(report: CheckReport): CheckSummary {
 
 /**
  * @param summary the counts
- * @returns `errors` when an error was reported, else `incomplete` when a file has no fresh result, else `clean`
+ * @param interrupted whether a signal stopped the run before every file was checked
+ * @returns `errors` when an error was reported, else `incomplete` when a file has no fresh result or the run was interrupted, else `clean`
  */
-export function outcomeOf(summary: CheckSummary): CheckOutcome {
+export function outcomeOf(summary: CheckSummary, interrupted = false): CheckOutcome {
   if (summary.errors > 0) return 'errors';
-  if (summary.notFresh.total > 0) return 'incomplete';
+  if (summary.notFresh.total > 0 || interrupted) return 'incomplete';
   return 'clean';
 }
 

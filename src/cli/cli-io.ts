@@ -32,6 +32,40 @@ export class SetupError extends Error {
   }
 }
 
+/** Signals that stop a run, with their numbers (exit code 128 + number, the shell convention). */
+export const STOP_SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
+/** A signal that stops a run. */
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** The abort reason of a run stopped by a signal. */
+export class Interrupted extends Error {
+  /** The signal received. */
+  readonly signal: StopSignal;
+
+  /** @param signal the signal received */
+  constructor(signal: StopSignal) {
+    super(`interrupted by ${signal}`);
+    this.signal = signal;
+    this.name = 'Interrupted';
+  }
+}
+
+/**
+ * @param signal the run's abort signal
+ * @returns the stop signal that aborted it, if a stop signal did
+ */
+export function stopSignalOf(signal: AbortSignal | undefined): StopSignal | undefined {
+  return signal?.aborted === true && signal.reason instanceof Interrupted ? signal.reason.signal : undefined;
+}
+
+/**
+ * @param signal a stop signal
+ * @returns its exit code: 130 for SIGINT, 143 for SIGTERM
+ */
+export function signalExitCode(signal: StopSignal): number {
+  return 128 + STOP_SIGNALS[signal];
+}
+
 /**
  * Writes text and resolves once the stream accepted it (so a following `process.exit` cannot
  * cut a large report written to a pipe).

@@ -1,8 +1,9 @@
 /**
  * Expands the paths given to `check` into files: files as they are, directories recursively
- * (sorted, symlinked directories not followed), skipping dependency, VCS and build-output
- * directories met on the way. Whether a language server handles a file is decided later, by
- * the engine's own routing.
+ * (sorted, symlinked directories not followed), skipping dependency and VCS directories
+ * ({@link SKIPPED_DIRECTORIES}) and what the project's `.gitignore` excludes (when an ignore set
+ * is given), and recording what was skipped. Whether a language server handles a file, and
+ * whether a TypeScript file belongs to a program, is decided later.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +17,14 @@ export interface CollectedFiles {
   explicit: Set<string>;
   /** Paths as given that do not exist. */
   missing: string[];
+  /** Ignored files and directories met by the walk (absolute, sorted); not descended into. */
+  ignored: string[];
+}
+
+/** Options of {@link collectFiles}. */
+export interface CollectOptions {
+  /** Absolute paths (files and directories) the walk skips, e.g. from `.gitignore`. */
+  ignored?: ReadonlySet<string>;
 }
 
 /**
@@ -23,8 +32,9 @@ export interface CollectedFiles {
  * @param cwd the directory relative paths are resolved against
  * @returns the files under them
  */
-export function collectFiles(paths: readonly string[], cwd: string): CollectedFiles {
+export function collectFiles(paths: readonly string[], cwd: string, options: CollectOptions = {}): CollectedFiles {
   const found = new Set<string>();
+  const walker: Walker = { out: found, ignored: options.ignored ?? new Set(), skipped: [] };
   const explicit = new Set<string>();
   const missing: string[] = [];
   for (const given of paths) {
@@ -34,12 +44,12 @@ export function collectFiles(paths: readonly string[], cwd: string): CollectedFi
       found.add(abs);
       explicit.add(abs);
     } else if (kind === 'directory') {
-      walk(abs, found);
+      walk(abs, walker);
     } else {
       missing.push(given);
     }
   }
-  return { files: [...found].sort(), explicit, missing };
+  return { files: [...found].sort(), explicit, missing, ignored: walker.skipped.sort() };
 }
 
 function kindOf(path: string): 'file' | 'directory' | undefined {
@@ -54,7 +64,14 @@ function kindOf(path: string): 'file' | 'directory' | undefined {
   }
 }
 
-function walk(dir: string, out: Set<string>): void {
+interface Walker {
+  out: Set<string>;
+  ignored: ReadonlySet<string>;
+  skipped: string[];
+}
+
+function walk(dir: string, walker: Walker): void {
+  const { out } = walker;
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -64,8 +81,13 @@ function walk(dir: string, out: Set<string>): void {
   }
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = join(dir, entry.name);
+    if (entry.isDirectory() && SKIPPED_DIRECTORIES.has(entry.name)) continue;
+    if (walker.ignored.has(full)) {
+      walker.skipped.push(full);
+      continue;
+    }
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(full, out);
+      walk(full, walker);
     } else if (entry.isFile()) {
       out.add(full);
     } else if (entry.isSymbolicLink() && kindOf(full) === 'file') {

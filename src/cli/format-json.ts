@@ -3,6 +3,8 @@
  *
  * ```json
  * { "tool": {"name", "version"}, "workspaceRoot", "outcome": "clean|errors|incomplete",
+ *   "interrupted"?: {signal, checked, total}, "typescript"?: {source, version, path},
+ *   "skipped"?: {unconfigured: [path…], ignored: [path…]},
  *   "summary": {files, errors, warnings, infos, hints, filesWithProblems, notFresh: {pending, stale, failed, unknown, total}},
  *   "files": [{ "path", "absolutePath", "state": "fresh|pending|stale|failed|unknown", "truncated", "error"?,
  *               "diagnostics": [{ "severity", "line", "column", "endLine", "endColumn", "range", "message", "source"?, "code"? }] }] }
@@ -10,7 +12,8 @@
  *
  * `line`/`column`/`endLine`/`endColumn` are one-based (UTF-16 columns, end exclusive); `range`
  * is the same span zero-based, in the LSP convention. `path` is relative to the current
- * directory. Every file checked is listed, also the clean ones, each with its freshness.
+ * directory. Every file checked is listed, also the clean ones, each with its freshness; a
+ * tsconfig with problems is listed with `"config": true` (not counted in `summary.files`).
  */
 import { type CheckReport, type CheckSummary, outcomeOf } from './check-report.ts';
 import { displayPath } from './format-text.ts';
@@ -31,7 +34,17 @@ export function jsonReport(report: CheckReport, summary: CheckSummary, tool: { n
     workspaceRoot: report.workspaceRoot,
     severity: report.severity,
     waitMs: report.waitMs,
-    outcome: outcomeOf(summary),
+    outcome: outcomeOf(summary, report.interrupted !== undefined),
+    ...(report.interrupted ? { interrupted: { signal: report.interrupted.signal, checked: summary.files, total: report.interrupted.total } } : {}),
+    ...(report.typescript ? { typescript: report.typescript } : {}),
+    ...(report.skipped
+      ? {
+          skipped: {
+            unconfigured: report.skipped.unconfigured.map((path) => displayPath(path, report.cwd)),
+            ignored: report.skipped.ignored.map((path) => displayPath(path, report.cwd)),
+          },
+        }
+      : {}),
     summary,
     files: report.files.map((file) => ({
       path: displayPath(file.path, report.cwd),
@@ -40,6 +53,7 @@ export function jsonReport(report: CheckReport, summary: CheckSummary, tool: { n
       truncated: file.truncated,
       ...(file.error ? { error: file.error } : {}),
       ...(file.servers ? { servers: file.servers } : {}),
+      ...(file.config ? { config: true } : {}),
       diagnostics: file.diagnostics.map((d) => ({
         severity: d.severity,
         line: d.range.start.line + 1,

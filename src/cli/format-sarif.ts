@@ -1,7 +1,9 @@
 /**
  * `check --format sarif`: SARIF 2.1.0 for CI code scanning (e.g. GitHub `upload-sarif`).
  *
- * - `tool.driver`: name, version, informationUri, and one rule per `source/code` seen.
+ * - `tool.driver`: name, version, informationUri, and one rule per `source/code` seen, each with
+ *   `shortDescription`, `fullDescription` and `help` (text and markdown); the TypeScript the run
+ *   used is `tool.extensions[0]` and `tool.driver.properties.typescript`.
  * - `results[]`: `ruleId`/`ruleIndex`, `level` (error → error, warning → warning, info/hint →
  *   note), `message.text`, one physical location: `artifactLocation.uri` relative to the
  *   workspace with `uriBaseId: "%SRCROOT%"` (declared in `originalUriBaseIds`), and a one-based
@@ -80,11 +82,7 @@ export function sarifLog(report: CheckReport, summary: CheckSummary, tool: Sarif
       if (index === undefined) {
         index = rules.length;
         ruleIndex.set(id, index);
-        rules.push({
-          id,
-          shortDescription: { text: d.code === undefined ? `${d.source ?? 'language server'} diagnostic` : `${d.source ?? 'language server'} ${d.code}` },
-          defaultConfiguration: { level: levelOf(d) },
-        });
+        rules.push(ruleFor(id, d));
       }
       results.push({
         ruleId: id,
@@ -107,20 +105,76 @@ export function sarifLog(report: CheckReport, summary: CheckSummary, tool: Sarif
       });
     }
   }
+  if (report.interrupted) {
+    notifications.push({
+      level: 'error',
+      message: { text: `interrupted by ${report.interrupted.signal}: ${summary.files} of ${report.interrupted.total} files checked` },
+    });
+  }
+  const driver: Record<string, unknown> = { name: tool.name, version: tool.version, informationUri: tool.informationUri, rules };
+  if (report.typescript) driver['properties'] = { typescript: report.typescript };
   return {
     $schema: SARIF_SCHEMA,
     version: SARIF_VERSION,
     runs: [
       {
-        tool: { driver: { name: tool.name, version: tool.version, informationUri: tool.informationUri, rules } },
+        tool: {
+          driver,
+          ...(report.typescript
+            ? { extensions: [{ name: 'typescript', version: report.typescript.version, properties: { source: report.typescript.source, path: report.typescript.path } }] }
+            : {}),
+        },
         originalUriBaseIds: { [SRCROOT]: { uri: `${pathToFileURL(report.workspaceRoot).href.replace(/\/?$/, '/')}` } },
         columnKind: 'utf16CodeUnits',
-        invocations: [{ executionSuccessful: summary.notFresh.total === 0, toolExecutionNotifications: notifications }],
+        invocations: [
+          { executionSuccessful: summary.notFresh.total === 0 && report.interrupted === undefined, toolExecutionNotifications: notifications },
+        ],
         results,
-        properties: { outcome: outcomeOf(summary), filesChecked: summary.files },
+        properties: {
+          outcome: outcomeOf(summary, report.interrupted !== undefined),
+          filesChecked: summary.files,
+          ...(report.skipped ? { filesSkipped: { unconfigured: report.skipped.unconfigured.length, ignored: report.skipped.ignored.length } } : {}),
+        },
       },
     ],
   };
+}
+
+/**
+ * A rule for a diagnostic kind: SARIF consumers (GitHub code scanning among them) show
+ * `shortDescription`, `fullDescription` and `help` for every rule. A language server's codes carry
+ * no documentation of their own, so the texts say where the code comes from and quote the first
+ * message seen for it; each result's own message explains its occurrence.
+ * @param id the rule id (`source/code`)
+ * @param d the first diagnostic seen with that id
+ * @returns the rule descriptor
+ */
+export function ruleFor(id: string, d: ReportDiagnostic): Record<string, unknown> {
+  const source = d.source ?? 'language server';
+  const name = d.code === undefined || d.code === '' ? `${source} diagnostic` : `${source} ${d.code}`;
+  const example = firstLine(d.message);
+  const full = `${name}: ${d.severity === 'error' || d.severity === 'info' ? 'an' : 'a'} ${d.severity} reported by the ${source} language server, for example: ${example}`;
+  const help =
+    `${name} is reported by the ${source} language server through dsh-lsp-actions check. ` +
+    `Each result's message describes the problem at its location. First message seen: ${example}`;
+  const markdown =
+    `**${escapeMarkdown(name)}** is reported by the \`${escapeMarkdown(source)}\` language server through \`dsh-lsp-actions check\`.\n\n` +
+    `Each result's message describes the problem at its location. First message seen:\n\n> ${escapeMarkdown(example)}`;
+  return {
+    id,
+    shortDescription: { text: name },
+    fullDescription: { text: full },
+    help: { text: help, markdown },
+    defaultConfiguration: { level: levelOf(d) },
+  };
+}
+
+function firstLine(message: string): string {
+  return (message.split(/\r?\n/).find((line) => line.trim() !== '') ?? message).trim();
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
 }
 
 function notFreshText(state: string, error: string | undefined, waitMs: number): string {

@@ -85,6 +85,21 @@ export function formatSummary(summary: CheckSummary, severity: string): string {
 }
 
 /**
+ * The one line an interrupted run ends with: how many files were checked before the signal,
+ * and what they showed. Files not finished are not counted as checked.
+ * @param summary the counts over the finished files
+ * @param severity lowest severity reported
+ * @param interrupted the signal and how many files the run had planned
+ * @returns the line
+ */
+export function formatInterrupted(summary: CheckSummary, severity: string, interrupted: { signal: string; total: number }): string {
+  const counts = [plural(summary.errors, 'error'), plural(summary.warnings, 'warning')];
+  if (severity === 'info' || severity === 'hint') counts.push(plural(summary.infos, 'info'));
+  if (severity === 'hint') counts.push(plural(summary.hints, 'hint'));
+  return `interrupted (${interrupted.signal}): ${summary.files} of ${plural(interrupted.total, 'file')} checked; ${counts.join(', ')} in ${plural(summary.filesWithProblems, 'file')}`;
+}
+
+/**
  * @param report the report
  * @param summary its counts
  * @returns the whole text output, newline-terminated
@@ -98,6 +113,6 @@ export function formatText(report: CheckReport, summary: CheckSummary): string {
     for (const d of file.diagnostics) out.push(formatDiagnostic(d, path));
     if (file.truncated) out.push(`${path}: more diagnostics were cut by the plugin's item cap (maxItems)`);
   }
-  out.push(formatSummary(summary, report.severity));
+  out.push(report.interrupted ? formatInterrupted(summary, report.severity, report.interrupted) : formatSummary(summary, report.severity));
   return `${out.join('\n')}\n`;
 }

@@ -38,8 +38,19 @@ const COMMON = `  -w, --workspace DIR   Workspace root (default: the current dir
 const CHECK = `Usage: dsh-lsp-actions check [PATH…] [options]
 
 Diagnostics for files and directories (default: .), through the same engine as the agent tools
-and the editor backend. Directories are walked recursively, skipping node_modules, .git, dist,
-lib, __pycache__, .venv, venv and files no language server handles.
+and the editor backend — the files the compiler checks:
+  - TypeScript/JavaScript: the files of the tsconfig.json/jsconfig.json programs covering PATH
+    (include, exclude, files, extends, references), plus files named explicitly. Files in no
+    program are skipped with a note (--include-unconfigured checks them); with no tsconfig at
+    all, every such file is checked. tsconfig errors are reported on the tsconfig.
+  - Other files: every file a language server handles.
+  Directories are walked recursively, skipping node_modules, .git, .hg, .svn, __pycache__, .venv,
+  venv and whatever the project's .gitignore ignores (asked from git). What was skipped is said
+  on stderr.
+
+TypeScript: the workspace's own (node_modules/typescript from the workspace up, 4.0 or newer with a
+tsserver), else the embedded 5.9.3; the one used is named on stderr and in JSON/SARIF. One server
+process per tsconfig program.
 
 Output (text):
   path:line:col severity message [source code]    (one-based; path relative to the current directory)
@@ -49,15 +60,23 @@ Options:
   -f, --format FORMAT   text (default), json or sarif (SARIF 2.1.0 for code-scanning upload)
       --wait-ms N       How long each file may wait for fresh diagnostics (default 20000)
       --severity LEVEL  Lowest severity reported: error, warning (default), info or hint
-  -j, --jobs N          Files checked at once (default 4)
+  -j, --jobs N          Batches of 50 files checked at once (default 4); a TypeScript project is
+                          asked through tsserver without opening each file
+      --include-unconfigured
+                        Also check TypeScript/JavaScript files that no tsconfig program includes
+      --typescript WHICH
+                        auto (default), workspace (fail if it has none), embedded, or a path
+                          to a TypeScript package directory or its lib/tsserver.js
       --no-progress     No progress line (it is only drawn when stderr is a terminal)
 ${COMMON}
 
 Exit status:
-  0  every file has fresh diagnostics and none is an error
-  1  errors were found, or some file has no fresh result (pending, stale, failed): a gate
-     never passes on an unknown result
-  2  usage or setup error (unknown flag, missing path, no server for any file, boot failure)
+  0    every file has fresh diagnostics and none is an error
+  1    errors were found, or some file has no fresh result (pending, stale, failed): a gate
+       never passes on an unknown result
+  2    usage or setup error (unknown flag, missing path, no server for any file, boot failure)
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (128 + signal number): the files
+       finished so far are reported, then one line saying how many were checked
 `;
 
 const SERVE = `Usage: dsh-lsp-actions serve [options]

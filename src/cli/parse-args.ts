@@ -59,10 +59,14 @@ export interface CheckCommand extends CommonOptions {
   waitMs?: number;
   /** Lowest severity reported. */
   severity: SeverityName;
-  /** Files checked at once. */
+  /** Batches of files checked at once. */
   jobs: number;
   /** Progress on stderr (still only when stderr is a terminal). */
   progress: boolean;
+  /** `--include-unconfigured`: also check TypeScript files outside every tsconfig program. */
+  includeUnconfigured: boolean;
+  /** `--typescript`: `auto` (default: the workspace's when usable), `embedded`, `workspace`, or a path. */
+  typescript: string;
 }
 
 /** Every command the parser can produce. */
@@ -112,6 +116,8 @@ const CHECK = {
   severity: { type: 'string' },
   jobs: { type: 'string', short: 'j' },
   'no-progress': { type: 'boolean' },
+  'include-unconfigured': { type: 'boolean' },
+  typescript: { type: 'string' },
 } as const;
 
 /**
@@ -129,7 +135,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (first === 'serve') return parseServe(rest, env);
   if (first === 'check') return parseCheck(rest);
   if (first.startsWith('-')) throw new UsageError(`unknown option '${first}' (options go after the command)`);
-  throw new UsageError(`unknown command '${first}'`);
+  const command = closestFlag(first, ['serve', 'check', 'help', 'version']);
+  throw new UsageError(`unknown command '${first}'${command === undefined ? '' : `; did you mean '${command}'?`}`);
 }
 
 function helpTopic(word: string | undefined): { topic?: 'serve' | 'check' } {
@@ -178,6 +185,8 @@ function parseCheck(args: readonly string[]): ParsedCommand {
     severity: values.severity === undefined ? 'warning' : oneOf(values.severity, SEVERITY_NAMES, '--severity', 'check'),
     jobs: values.jobs === undefined ? 4 : integer(values.jobs, '--jobs', 1, 64),
     progress: values['no-progress'] !== true,
+    includeUnconfigured: values['include-unconfigured'] === true,
+    typescript: values.typescript === undefined ? 'auto' : nonEmpty(String(values.typescript), '--typescript', 'check'),
   };
 }
 
@@ -193,8 +202,53 @@ function parseWith(
     return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(cleanParseMessage(message), topic);
+    throw new UsageError(withSuggestion(cleanParseMessage(message), options), topic);
   }
+}
+
+/**
+ * @param message the parser's message
+ * @param options the flags the command knows
+ * @returns the message, with "did you mean" when an unknown flag is close to a known one
+ */
+function withSuggestion(message: string, options: Record<string, unknown>): string {
+  const unknown = /^Unknown option '(-{1,2}[^'=]+)/.exec(message)?.[1];
+  if (unknown === undefined || !unknown.startsWith('--')) return message;
+  const best = closestFlag(unknown.slice(2), Object.keys(options));
+  return best === undefined ? message : `${message}; did you mean '--${best}'?`;
+}
+
+/**
+ * @param given a flag name without dashes, as typed
+ * @param known the flag names the command knows
+ * @returns the known flag within a small edit distance (or that `given` is a prefix of), if one is clearly closest
+ */
+export function closestFlag(given: string, known: readonly string[]): string | undefined {
+  const prefixed = known.filter((name) => name.startsWith(given));
+  if (given.length >= 3 && prefixed.length === 1) return prefixed[0];
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const name of known) {
+    const distance = editDistance(given, name);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= Math.max(1, Math.min(3, Math.floor(given.length / 3))) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitute = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitute));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 function cleanParseMessage(message: string): string {

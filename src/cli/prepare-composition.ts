@@ -4,11 +4,11 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config, ServerConfig } from '../config.ts';
 import { type BootedComposition, bootComposition, type CompositionSource, errorMessage } from './boot-composition.ts';
 import { type CliIo, SetupError } from './cli-io.ts';
 import { type CompositionEntry, defaultComposition } from './default-composition.ts';
-import { loadServerOverrides, resolveServers } from './default-servers.ts';
+import { loadServerOverrides, mergeEntry, resolveServers, type ServerOverrides } from './default-servers.ts';
 import type { CommonOptions, SandboxModeName } from './parse-args.ts';
 
 /** What varies per command. */
@@ -17,6 +17,11 @@ export interface CompositionRequest {
   sandbox: SandboxModeName;
   editor: boolean;
   plugin?: Partial<Omit<Config, 'servers' | 'editor'>>;
+  /**
+   * Fields the command sets on server entries (e.g. `check`'s TypeScript choice), per server id,
+   * merged over the presets and under the user's `--servers` overrides (the user wins).
+   */
+  serverDefaults?: ServerOverrides;
 }
 
 /** A composition ready to boot. */
@@ -28,6 +33,8 @@ export interface PreparedComposition {
   entries?: CompositionEntry[];
   /** Preset ids found installed. */
   detected: string[];
+  /** The server table booted (absent for `--config`, whose servers the composition sets). */
+  servers?: Record<string, ServerConfig>;
 }
 
 /**
@@ -44,16 +51,32 @@ export function prepareComposition(options: CommonOptions, request: CompositionR
     return { source: { kind: 'file', path }, baseDir: dirname(path), detected: [] };
   }
   try {
-    const overrides = options.servers === undefined ? {} : loadServerOverrides(resolve(io.cwd, options.servers));
+    const user = options.servers === undefined ? {} : loadServerOverrides(resolve(io.cwd, options.servers));
+    const overrides = layerOverrides(request.serverDefaults ?? {}, user);
     const { servers, detected } = resolveServers(
       { workspace: request.workspace, path: io.env['PATH'], pathExt: io.env['PATHEXT'], rustupHome: io.env['RUSTUP_HOME'] },
       overrides,
     );
-    const entries = defaultComposition({ ...request, servers });
-    return { source: { kind: 'entries', entries }, baseDir: request.workspace, entries, detected };
+    const { serverDefaults: _defaults, ...rest } = request;
+    const entries = defaultComposition({ ...rest, servers });
+    return { source: { kind: 'entries', entries }, baseDir: request.workspace, entries, detected, servers };
   } catch (error) {
     throw new SetupError(errorMessage(error), { cause: error });
   }
+}
+
+/**
+ * @param below the command's own fields per server id
+ * @param above the user's overrides (win per field; `null` drops the server)
+ * @returns one override table
+ */
+export function layerOverrides(below: ServerOverrides, above: ServerOverrides): ServerOverrides {
+  const out: ServerOverrides = { ...below };
+  for (const [id, entry] of Object.entries(above)) {
+    const prior = out[id];
+    out[id] = entry === null || prior === null || prior === undefined ? entry : mergeEntry(prior, entry);
+  }
+  return out;
 }
 
 /**

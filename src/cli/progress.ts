@@ -51,7 +51,9 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       if (t - started < delayMs || t - drawnAt < intervalMs) return;
       drawnAt = t;
       drawn = true;
-      const width = Math.max(20, (stream.columns ?? 80) - 1);
+      // A pty may report 0 (or no) columns; that is "unknown", not "zero wide".
+      const columns = stream.columns !== undefined && stream.columns > 0 ? stream.columns : 80;
+      const width = Math.max(20, columns - 1);
       const line = `checking ${finished}/${options.total} files: ${label}`;
       stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
     },

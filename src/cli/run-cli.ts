@@ -5,7 +5,7 @@
  */
 import { errorMessage } from './boot-composition.ts';
 import { runCheck } from './check-command.ts';
-import { type CliIo, SetupError, writeAll } from './cli-io.ts';
+import { type CliIo, Interrupted, SetupError, signalExitCode, STOP_SIGNALS, type StopSignal, writeAll } from './cli-io.ts';
 import { helpText } from './help-text.ts';
 import { PACKAGE_VERSION } from './package-info.ts';
 import { parseArgs, UsageError } from './parse-args.ts';
@@ -14,7 +14,8 @@ import { runServe, whenStopped } from './serve-command.ts';
 /**
  * @param argv arguments after the script (`process.argv.slice(2)`)
  * @param io streams, environment, working directory
- * @returns the exit code: 0 success, 1 check found errors (or an incomplete result), 2 usage or setup error
+ * @returns the exit code: 0 success, 1 check found errors (or an incomplete result), 2 usage or setup error,
+ *   128 + signal when SIGINT (130) or SIGTERM (143) stopped a check
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -29,23 +30,36 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'serve':
         return await runServe(cmd, io, whenStopped(io.stdin));
       case 'check':
-        return await withInterrupt((signal) => runCheck(cmd, io, signal));
+        return await withInterrupt((signal) => runCheck(cmd, io, signal), io);
     }
   } catch (error) {
     return reportFailure(error, io, argv);
   }
 }
 
-async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/**
+ * Runs a command that stops early on SIGINT/SIGTERM: the first signal aborts the run with an
+ * {@link Interrupted} reason (the command then reports what it finished and returns 128 +
+ * signal); a second one, when this run owns the process, exits at once with that code.
+ */
+async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>, io: CliIo): Promise<T> {
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const handlers = new Map<StopSignal, () => void>();
+  for (const name of Object.keys(STOP_SIGNALS) as StopSignal[]) {
+    const handler = (): void => {
+      if (!controller.signal.aborted) {
+        controller.abort(new Interrupted(name));
+      } else if (io.ownsProcess === true) {
+        process.exit(signalExitCode(name));
+      }
+    };
+    handlers.set(name, handler);
+    process.on(name, handler);
+  }
   try {
     return await run(controller.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const [name, handler] of handlers) process.off(name, handler);
   }
 }
 

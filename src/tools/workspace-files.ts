@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
+import { BUILD_OUTPUT_DIRECTORIES, SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
 import type { ServerConfig } from '../config.ts';
 import { abortError } from '../errors.ts';
 import { ServerRouter } from '../lsp/server-routing.ts';
@@ -72,7 +72,7 @@ export async function listWorkspaceFiles(
     for (const entry of sorted) {
       const path = join(dir, entry.name);
       if (entry.type === 'directory') {
-        if (!entry.name.startsWith('.') && !SKIPPED_DIRECTORIES.has(entry.name)) queue.push(path);
+        if (!entry.name.startsWith('.') && !SKIPPED_DIRECTORIES.has(entry.name) && !BUILD_OUTPUT_DIRECTORIES.has(entry.name)) queue.push(path);
       } else if (entry.type === 'file' && accept(path)) {
         if (files.length >= max) return { files, more: true };
         files.push(path);

@@ -19,13 +19,20 @@ for (const file of ['b.ts', 'a.ts', 'src/c.ts', 'src/deep/d.py', 'node_modules/x
 symlinkSync(join(root, 'src'), join(root, 'loop'));
 
 describe('collectFiles', () => {
-  it('walks directories sorted, skipping dependency, VCS and build output, not following directory links', () => {
-    const { files, missing } = collectFiles(['.'], root);
+  it('walks directories sorted, skipping dependency and VCS directories (not lib or dist), not following directory links', () => {
+    const { files, missing, ignored } = collectFiles(['.'], root);
     assert.deepEqual(missing, []);
+    assert.deepEqual(ignored, []);
     assert.deepEqual(
       files.map((f) => f.slice(root.length + 1)),
-      ['a.ts', 'b.ts', 'src/c.ts', 'src/deep/d.py'],
+      ['a.ts', 'b.ts', 'dist/o.js', 'lib/l.js', 'src/c.ts', 'src/deep/d.py'],
     );
+  });
+
+  it('skips the ignored paths it is given, and says which it met', () => {
+    const { files, ignored } = collectFiles(['.'], root, { ignored: new Set([join(root, 'dist'), join(root, 'src', 'c.ts')]) });
+    assert.deepEqual(files.map((f) => f.slice(root.length + 1)), ['a.ts', 'b.ts', 'lib/l.js', 'src/deep/d.py']);
+    assert.deepEqual(ignored, [join(root, 'dist'), join(root, 'src', 'c.ts')]);
   });
 
   it('uses explicitly given files and directories even inside skipped names; dedupes', () => {
@@ -73,5 +80,13 @@ describe('createProgress', () => {
     assert.equal(String(stream.read()), '\r\x1b[2K');
     p.tick('late.ts');
     assert.equal(stream.read(), null);
+  });
+
+  it('a terminal that reports 0 columns gets the default width, not a 20-character line', () => {
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 0 });
+    const p = createProgress(stream, { total: 2, enabled: true, delayMs: 0, intervalMs: 0, now: () => 1 });
+    const label = 'src/components/a-file-name-of-some-length.ts';
+    p.tick(label);
+    assert.equal(String(stream.read()), `\r\x1b[2Kchecking 1/2 files: ${label}`);
   });
 });

@@ -155,6 +155,17 @@ describe('SARIF format', () => {
       assert.equal(typeof rule.shortDescription.text, 'string');
       assert.ok(['error', 'warning', 'note'].includes(rule.defaultConfiguration.level));
     }
+    // GitHub code scanning lists fullDescription and help (text + markdown) as required.
+    assert.deepEqual(driver.rules[0].shortDescription, { text: 'typescript 2322' });
+    assert.equal(
+      driver.rules[0].fullDescription.text,
+      "typescript 2322: an error reported by the typescript language server, for example: Type 'number' is not assignable to type 'string'.",
+    );
+    assert.match(driver.rules[1].help.text, /^typescript 6133 is reported by the typescript language server .* First message seen: Unused thing$/);
+    assert.equal(
+      driver.rules[1].help.markdown,
+      "**typescript 6133** is reported by the `typescript` language server through `dsh-lsp-actions check`.\n\nEach result's message describes the problem at its location. First message seen:\n\n> Unused thing",
+    );
     assert.equal(log.runs[0].columnKind, 'utf16CodeUnits');
     assert.equal(log.runs[0].originalUriBaseIds['%SRCROOT%'].uri, 'file:///ws/');
   });

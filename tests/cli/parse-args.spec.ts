@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { helpText } from '../../src/cli/help-text.ts';
-import { parseArgs, UsageError } from '../../src/cli/parse-args.ts';
+import { closestFlag, parseArgs, UsageError } from '../../src/cli/parse-args.ts';
 
 function usageError(argv: string[], pattern: RegExp, env: Record<string, string> = {}): void {
   assert.throws(
@@ -34,6 +34,8 @@ describe('parseArgs', () => {
       severity: 'warning',
       jobs: 4,
       progress: true,
+      includeUnconfigured: false,
+      typescript: 'auto',
     });
   });
 
@@ -41,6 +43,7 @@ describe('parseArgs', () => {
     const cmd = parseArgs([
       'check', 'a.ts', 'src', '--workspace', '/ws', '--format', 'sarif', '--wait-ms', '5000',
       '--severity', 'hint', '-j', '2', '--no-progress', '--servers', 's.yml', '--log-level', 'debug',
+      '--include-unconfigured', '--typescript', 'embedded',
     ]);
     assert.deepEqual(cmd, {
       command: 'check',
@@ -53,6 +56,8 @@ describe('parseArgs', () => {
       severity: 'hint',
       jobs: 2,
       progress: false,
+      includeUnconfigured: true,
+      typescript: 'embedded',
     });
     assert.equal((parseArgs(['check', '-f', 'json', '--config', 'c.yml']) as { format: string }).format, 'json');
     assert.equal((parseArgs(['check', '--format=json']) as { format: string }).format, 'json');
@@ -83,11 +88,23 @@ describe('parseArgs', () => {
     assert.throws(() => parseArgs(['serve', '--workspace', 'a', '--workspace', ' ']), /--workspace needs a value/);
   });
 
+  it('a mistyped flag or command gets a "did you mean"; an unrelated one does not', () => {
+    usageError(['check', '--fromat', 'json'], /^Unknown option '--fromat'; did you mean '--format'\?$/);
+    usageError(['check', '--no-progres'], /did you mean '--no-progress'\?/);
+    usageError(['check', '--include-unconfig'], /did you mean '--include-unconfigured'\?/);
+    usageError(['check', '--wait', '5'], /did you mean '--wait-ms'\?/);
+    usageError(['serve', '--sandbx', 'read-only'], /did you mean '--sandbox'\?/);
+    usageError(['chek'], /^unknown command 'chek'; did you mean 'check'\?$/);
+    usageError(['check', '--xyzzy'], /^Unknown option '--xyzzy'$/);
+    assert.equal(closestFlag('typscript', ['typescript', 'format']), 'typescript');
+    assert.equal(closestFlag('zzz', ['typescript', 'format']), undefined);
+  });
+
   it('usage errors name what is wrong', () => {
     usageError([], /no command/);
     usageError(['lint'], /unknown command 'lint'/);
     usageError(['--workspace', 'x'], /unknown option '--workspace'/);
-    usageError(['check', '--bogus'], /Unknown option '--bogus'/);
+    usageError(['check', '--bogus'], /^Unknown option '--bogus'$/);
     usageError(['check', '--format', 'xml'], /--format must be one of text, json, sarif \(got 'xml'\)/);
     usageError(['check', '--format'], /--format/);
     usageError(['check', '--wait-ms', '0'], /--wait-ms must be a whole number/);
@@ -116,7 +133,7 @@ describe('parseArgs', () => {
 
   it('every flag is documented in the help', () => {
     const check = helpText('check');
-    for (const flag of ['--format', '--wait-ms', '--severity', '--jobs', '--no-progress', '--workspace', '--config', '--servers', '--log-level']) {
+    for (const flag of ['--format', '--wait-ms', '--severity', '--jobs', '--no-progress', '--workspace', '--config', '--servers', '--log-level', '--include-unconfigured', '--typescript', '130', '143']) {
       assert.ok(check.includes(flag), `check help mentions ${flag}`);
     }
     const serve = helpText('serve');

@@ -1,0 +1,180 @@
+/**
+ * `dsh-lsp-actions check` against `tsc --noEmit -p` on the same generated project, side by side
+ * (issue 9: targets ≤ 1.5× tsc's wall time, ≤ 2× its peak memory).
+ *
+ *   npm run build && node bench/check-vs-tsc.ts [--files N] [--rounds N] [--write] [--keep]
+ *
+ * Generates a TypeScript project of N files (default 300: a tsconfig, N-1 modules importing
+ * lower-numbered ones, three of them with a type error) in a temp directory; then, per round,
+ * runs `tsc --noEmit -p .` (the embedded TypeScript 5.9.3) and `check .` (the built CLI, which
+ * picks the same TypeScript) one after the other, each a fresh process tree. Wall time is from
+ * spawn to exit; peak memory is the largest sum of RSS over the process and all its descendants
+ * (the CLI, typescript-language-server, tsserver), sampled every 50 ms from /proc (Linux only).
+ * Both must report the same three errors, or the run fails. `--write` puts the table into
+ * docs/benchmarks.md between the `check-vs-tsc` markers (appended when absent); `--keep` leaves
+ * the generated project in place and prints where.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fmtLoad, machineFacts } from './machine.ts';
+import { treeRss } from './process-tree.ts';
+
+const REPO = join(import.meta.dirname, '..');
+const MAIN = join(REPO, 'lib', 'cli', 'main.js');
+const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const DOC = join(REPO, 'docs', 'benchmarks.md');
+const START = '<!-- check-vs-tsc:start -->';
+const END = '<!-- check-vs-tsc:end -->';
+
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '3' },
+    write: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const FILES = Number(values.files);
+const ROUNDS = Number(values.rounds);
+
+/** Three modules hold one type error each; the rest are clean. */
+const ERROR_MODULES = new Set([7, Math.floor(FILES / 2), FILES - 2]);
+
+function generate(root: string): void {
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'bench-check-vs-tsc', private: true, type: 'module' }));
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', skipLibCheck: true }, include: ['src'] }),
+  );
+  mkdirSync(join(root, 'src'), { recursive: true });
+  for (let i = 0; i < FILES - 1; i++) {
+    const imports = [i - 1, i - 3, i - 7].filter((j) => j >= 0);
+    const lines = imports.map((j) => `import { Item${j}, make${j} } from './m${j}.js';`);
+    lines.push(
+      '',
+      `export interface Item${i} { id: number; name: string; tags: string[]; parent?: Item${i} }`,
+      `export class Store${i} {`,
+      `  private readonly items = new Map<number, Item${i}>();`,
+      `  add(item: Item${i}): this { this.items.set(item.id, item); return this; }`,
+      `  find(pred: (item: Item${i}) => boolean): Item${i} | undefined { return [...this.items.values()].find(pred); }`,
+      `  names(): string[] { return [...this.items.values()].map((it) => it.name.toUpperCase()); }`,
+      '}',
+      `export function make${i}(id: number): Item${i} {`,
+      `  return { id, name: \`item-\${id}\`, tags: ['t${i}'] };`,
+      '}',
+      `export function total${i}(store: Store${i}): number {`,
+      `  return store.names().reduce((sum, n) => sum + n.length, 0);`,
+      '}',
+      ...imports.map((j) => `export const from${j}: Item${j} = make${j}(${i});`),
+      ERROR_MODULES.has(i) ? `export const broken${i}: number = make${i}(1).name;` : `export const ok${i}: string = make${i}(1).name;`,
+      '',
+    );
+    writeFileSync(join(root, 'src', `m${i}.ts`), lines.join('\n'));
+  }
+}
+
+interface Sample {
+  wallMs: number;
+  peakMiB: number;
+  processes: number;
+  code: number;
+  stdout: string;
+}
+
+function measure(argv: string[], cwd: string): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: dirname(process.execPath) } });
+    let stdout = '';
+    let peakMiB = 0;
+    let processes = 0;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.resume();
+    const sample = (): void => {
+      if (child.pid === undefined) return;
+      const now = treeRss([child.pid]);
+      peakMiB = Math.max(peakMiB, now.mib);
+      processes = Math.max(processes, now.processes);
+    };
+    const timer = setInterval(sample, 50);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      resolve({ wallMs: performance.now() - started, peakMiB, processes, code: code ?? -1, stdout });
+    });
+  });
+}
+
+function tscErrors(stdout: string): string[] {
+  return [...stdout.matchAll(/^(.+?)\((\d+),(\d+)\): error TS(\d+)/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} ${m[4]}`).sort();
+}
+
+function checkErrors(stdout: string): string[] {
+  const doc = JSON.parse(stdout) as { files: Array<{ path: string; diagnostics: Array<{ severity: string; line: number; column: number; code: unknown }> }> };
+  return doc.files.flatMap((f) => f.diagnostics.filter((d) => d.severity === 'error').map((d) => `${f.path}:${d.line}:${d.column} ${String(d.code)}`)).sort();
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+};
+
+async function main(): Promise<void> {
+  if (!existsSync(MAIN)) throw new Error('run `npm run build` first: lib/cli/main.js is missing');
+  const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-bench-check-'));
+  const before = machineFacts();
+  const tsc: Sample[] = [];
+  const check: Sample[] = [];
+  try {
+    generate(root);
+    for (let round = 0; round < ROUNDS; round++) {
+      const t = await measure([TSC, '--noEmit', '-p', '.', '--pretty', 'false'], root);
+      const c = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root);
+      const expected = tscErrors(t.stdout);
+      const got = checkErrors(c.stdout);
+      if (expected.length !== ERROR_MODULES.size || JSON.stringify(expected) !== JSON.stringify(got)) {
+        throw new Error(`round ${round}: check and tsc disagree\n tsc:   ${expected.join(', ')}\n check: ${got.join(', ')}`);
+      }
+      tsc.push(t);
+      check.push(c);
+      process.stderr.write(`round ${round + 1}/${ROUNDS}: tsc ${t.wallMs.toFixed(0)} ms ${t.peakMiB.toFixed(0)} MiB; check ${c.wallMs.toFixed(0)} ms ${c.peakMiB.toFixed(0)} MiB (${c.processes} processes)\n`);
+    }
+  } finally {
+    if (values.keep) process.stderr.write(`project kept in ${root}\n`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+  const after = machineFacts();
+  const row = (name: string, s: Sample[]): string =>
+    `| ${name} | ${median(s.map((x) => x.wallMs)).toFixed(0)} | ${s.map((x) => x.wallMs.toFixed(0)).join(', ')} | ${median(s.map((x) => x.peakMiB)).toFixed(0)} | ${Math.max(...s.map((x) => x.processes))} |`;
+  const wallRatio = median(check.map((x) => x.wallMs)) / median(tsc.map((x) => x.wallMs));
+  const memRatio = median(check.map((x) => x.peakMiB)) / median(tsc.map((x) => x.peakMiB));
+  const section = [
+    START,
+    '## check vs tsc',
+    '',
+    `Command: \`npm run build && node bench/check-vs-tsc.ts --files ${FILES} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`,
+    `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`,
+    `Load average (1 / 5 / 15 min): ${fmtLoad(before.load)} at start, ${fmtLoad(after.load)} at the end, on ${before.cpuCount} CPUs — the machine is shared.`,
+    '',
+    '| Tool | Wall median (ms) | Wall per round (ms) | Peak RSS median (MiB, whole process tree) | Processes |',
+    '|---|---|---|---|---|',
+    row('`tsc --noEmit -p .` (TypeScript 5.9.3)', tsc),
+    row('`dsh-lsp-actions check .`', check),
+    '',
+    `Ratio check / tsc: wall ${wallRatio.toFixed(2)}× (target ≤ 1.5×), peak memory ${memRatio.toFixed(2)}× (target ≤ 2×).`,
+    END,
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (values.write) {
+    const doc = readFileSync(DOC, 'utf8');
+    const at = doc.indexOf(START);
+    const end = doc.indexOf(END);
+    const next = at >= 0 && end > at ? `${doc.slice(0, at)}${section}${doc.slice(end + END.length)}` : `${doc.trimEnd()}\n\n${section}\n`;
+    writeFileSync(DOC, next);
+  }
+}
+
+await main();

@@ -1,0 +1,130 @@
+/**
+ * Which files `check PATH…` looks at — the compiler's file set:
+ *
+ * - TypeScript/JavaScript files (those the TypeScript server handles): the root files of the
+ *   `tsconfig.json` / `jsconfig.json` programs covering the paths ({@link parsePrograms}), inside
+ *   the paths, plus files named explicitly. A file in no program is skipped and counted, unless
+ *   `--include-unconfigured`. When no program covers the paths at all, there is no compiler file
+ *   set to follow and every such file is checked (in tsserver's inferred projects).
+ * - Every other file the walk finds (Python, shell, …): as before; the server decides.
+ * - The walk never enters `node_modules`, VCS directories, Python caches and virtual
+ *   environments, nor what the project's `.gitignore` ignores (asked from git); a program's own
+ *   files are checked even when ignored, as `tsc` checks them.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import type { ReportDiagnostic } from './check-report.ts';
+import { collectFiles } from './collect-files.ts';
+import { gitIgnoredPaths } from './gitignored-paths.ts';
+import { ancestorConfigs, CONFIG_NAMES, type TsProgram } from './typescript-programs.ts';
+
+/** What {@link planFileSet} needs. */
+export interface FileSetRequest {
+  /** Paths as given (files or directories). */
+  paths: readonly string[];
+  cwd: string;
+  /** Absolute workspace root (ancestor configs are looked for up to here). */
+  workspace: string;
+  /** Parses configs into programs (references followed); absent when no TypeScript server is configured. */
+  parsePrograms: ((configs: string[]) => TsProgram[]) | undefined;
+  /** Whether the TypeScript server handles a file. */
+  isTypeScriptFile: (path: string) => boolean;
+  /** `--include-unconfigured`: check TypeScript files outside every program too. */
+  includeUnconfigured: boolean;
+}
+
+/** The planned file set and what was left out. */
+export interface FileSet {
+  /** Absolute paths to check, sorted. */
+  files: string[];
+  /** Files given explicitly. */
+  explicit: Set<string>;
+  /** Given paths that do not exist. */
+  missing: string[];
+  /** Programs found (config paths, discovery order). */
+  programs: TsProgram[];
+  /** Config problems by file (a config or one it extends), in the paths or above them. */
+  configErrors: Map<string, ReportDiagnostic[]>;
+  /** TypeScript files in no program, not checked (empty with `--include-unconfigured`). */
+  unconfigured: string[];
+  /** TypeScript files in no program that are checked anyway (flag, or no program at all). */
+  inferred: string[];
+  /** Paths the walk skipped because `.gitignore` ignores them. */
+  ignored: string[];
+  /** Given directories with a `.gitignore` that git could not be asked about (not a work tree, no git). */
+  gitignoreUnread: string[];
+}
+
+/**
+ * @param request paths, workspace, compiler API, routing, flag
+ * @returns the files to check and what was skipped
+ */
+export function planFileSet(request: FileSetRequest): FileSet {
+  const dirs = request.paths.map((p) => resolve(request.cwd, p)).filter((p) => isDirectory(p));
+  const ignoredSet = new Set<string>();
+  const gitignoreUnread: string[] = [];
+  for (const dir of dirs) {
+    const answer = gitIgnoredPaths(dir);
+    if (!answer.known && existsSync(join(dir, '.gitignore'))) gitignoreUnread.push(dir);
+    for (const path of answer.paths) ignoredSet.add(path);
+  }
+  const collected = collectFiles(request.paths, request.cwd, { ignored: ignoredSet });
+  const base = {
+    explicit: collected.explicit,
+    missing: collected.missing,
+    ignored: collected.ignored,
+    gitignoreUnread,
+  };
+  if (request.parsePrograms === undefined) {
+    return { ...base, files: collected.files, programs: [], configErrors: new Map(), unconfigured: [], inferred: [] };
+  }
+  const configs = new Set<string>();
+  for (const file of collected.files) if ((CONFIG_NAMES as readonly string[]).includes(basename(file))) configs.add(file);
+  for (const dir of dirs) for (const config of ancestorConfigs(dir, request.workspace, existsSync)) configs.add(config);
+  const programs = request.parsePrograms([...configs]);
+  const inPaths = (file: string): boolean => dirs.some((dir) => isInside(dir, file)) || collected.explicit.has(file);
+  const inProgram = new Set<string>();
+  for (const program of programs) for (const file of program.files) inProgram.add(file);
+  const files = new Set<string>();
+  const unconfigured: string[] = [];
+  const inferred: string[] = [];
+  for (const file of collected.files) {
+    if (!request.isTypeScriptFile(file) || inProgram.has(file) || collected.explicit.has(file)) {
+      files.add(file);
+    } else if (programs.length === 0 || request.includeUnconfigured) {
+      files.add(file);
+      inferred.push(file);
+    } else {
+      unconfigured.push(file);
+    }
+  }
+  for (const file of inProgram) if (inPaths(file) && request.isTypeScriptFile(file)) files.add(file);
+  const configErrors = new Map<string, ReportDiagnostic[]>();
+  for (const program of programs) {
+    for (const { path, diagnostic } of program.errors) {
+      const list = configErrors.get(path) ?? [];
+      if (!list.some((d) => d.message === diagnostic.message && d.range.start.line === diagnostic.range.start.line)) list.push(diagnostic);
+      configErrors.set(path, list);
+    }
+  }
+  return { ...base, files: [...files].sort(), programs, configErrors, unconfigured, inferred };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    // Missing: collectFiles reports it.
+    return false;
+  }
+}
+
+/**
+ * @param dir an absolute directory
+ * @param path an absolute path
+ * @returns whether `path` is `dir` or below it
+ */
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
+}

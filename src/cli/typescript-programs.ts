@@ -1,0 +1,150 @@
+/**
+ * The compiler's file set for `check`: the `tsconfig.json` / `jsconfig.json` programs that cover
+ * the given paths, parsed by TypeScript's own API (the TypeScript the run uses), so `include`,
+ * `exclude`, `files`, `extends` and project `references` mean exactly what they mean to `tsc`.
+ *
+ * A program covers a path when its config lies inside the path (found by `check`'s walk) or in
+ * one of the path's ancestors up to the workspace root. Referenced projects are followed. A
+ * program's files are its root files (`parsed.fileNames`): what `include`/`files` select, minus
+ * `exclude`. Config errors (unknown options, no inputs, a missing `extends`) are kept as
+ * diagnostics of the config file, as `tsc -p` prints them.
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type * as TypeScript from 'typescript';
+import type { ReportDiagnostic } from './check-report.ts';
+import type { SeverityName } from './parse-args.ts';
+
+/** Config file names that define a program. */
+export const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'] as const;
+
+/** One parsed program. */
+export interface TsProgram {
+  /** Absolute config path. */
+  configPath: string;
+  /** Absolute root file paths. */
+  files: string[];
+  /** Config problems, as diagnostics keyed by the file they are in (the config or an extended one). */
+  errors: Array<{ path: string; diagnostic: ReportDiagnostic }>;
+}
+
+type Ts = typeof TypeScript;
+
+/** Options tsserver gives every `jsconfig.json` project. */
+const JSCONFIG_DEFAULTS = { allowJs: true, maxNodeModuleJsDepth: 2, allowSyntheticDefaultImports: true, skipLibCheck: true, noEmit: true };
+
+/**
+ * @param packageDir a TypeScript package directory
+ * @returns its compiler API module
+ */
+export function loadTypeScript(packageDir: string): Ts {
+  const require = createRequire(join(packageDir, 'package.json'));
+  return require(join(packageDir, 'lib', 'typescript.js')) as Ts;
+}
+
+/**
+ * {@link parsePrograms} in a short-lived child process: loading the compiler API costs the CLI
+ * ~60 MB that would otherwise stay resident next to the language servers for the whole run.
+ * @param packageDir the TypeScript package whose API parses
+ * @param configs absolute config paths to start from
+ * @returns the programs
+ * @throws Error when the child fails (its stderr in the message)
+ */
+export function parseProgramsIsolated(packageDir: string, configs: readonly string[]): TsProgram[] {
+  if (configs.length === 0) return [];
+  const self = fileURLToPath(import.meta.url);
+  const script = join(dirname(self), `typescript-programs-process${extname(self)}`);
+  const result = spawnSync(process.execPath, [script], {
+    input: JSON.stringify({ packageDir, configs }),
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (result.error !== undefined) throw result.error;
+  if (result.status !== 0) throw new Error(`reading tsconfig files failed: ${result.stderr.trim() || `exit ${String(result.status)}`}`);
+  return JSON.parse(result.stdout) as TsProgram[];
+}
+
+/**
+ * @param ts the compiler API
+ * @param configs absolute config paths to start from
+ * @returns every program reachable from them (references followed), each once, in discovery order
+ */
+export function parsePrograms(ts: Ts, configs: readonly string[]): TsProgram[] {
+  const seen = new Set<string>();
+  const out: TsProgram[] = [];
+  const queue = [...configs];
+  while (queue.length > 0) {
+    const configPath = resolve(queue.shift() as string);
+    if (seen.has(configPath)) continue;
+    seen.add(configPath);
+    const { program, references } = parseOne(ts, configPath);
+    out.push(program);
+    queue.push(...references);
+  }
+  return out;
+}
+
+function parseOne(ts: Ts, configPath: string): { program: TsProgram; references: string[] } {
+  const unrecoverable: TypeScript.Diagnostic[] = [];
+  const host: TypeScript.ParseConfigFileHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => unrecoverable.push(d),
+  };
+  const existing = configPath.endsWith('jsconfig.json') ? JSCONFIG_DEFAULTS : {};
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, existing, host);
+  const diagnostics = [...unrecoverable, ...(parsed?.errors ?? [])];
+  const errors = diagnostics.map((d) => ({
+    path: d.file?.fileName === undefined ? configPath : resolve(d.file.fileName),
+    diagnostic: toReportDiagnostic(ts, d),
+  }));
+  const files = (parsed?.fileNames ?? []).map((file) => resolve(file));
+  const references = (parsed?.projectReferences ?? []).map((ref) => {
+    const target = resolve(dirname(configPath), ref.path);
+    return target.endsWith('.json') ? target : join(target, 'tsconfig.json');
+  });
+  return { program: { configPath, files, errors }, references };
+}
+
+const CATEGORY_SEVERITY: Record<number, SeverityName> = { 0: 'warning', 1: 'error', 2: 'hint', 3: 'info' };
+
+function toReportDiagnostic(ts: Ts, d: TypeScript.Diagnostic): ReportDiagnostic {
+  const start = d.file !== undefined && d.start !== undefined ? ts.getLineAndCharacterOfPosition(d.file, d.start) : { line: 0, character: 0 };
+  const end =
+    d.file !== undefined && d.start !== undefined ? ts.getLineAndCharacterOfPosition(d.file, d.start + (d.length ?? 0)) : start;
+  return {
+    severity: CATEGORY_SEVERITY[d.category] ?? 'error',
+    range: { start, end },
+    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    source: 'typescript',
+    code: d.code,
+  };
+}
+
+/**
+ * @param dir an absolute directory
+ * @param workspace the absolute workspace root (the search stops there)
+ * @param exists whether a file exists
+ * @returns config files in `dir`'s ancestors (excluding `dir`), nearest first, up to and including `workspace`
+ */
+export function ancestorConfigs(dir: string, workspace: string, exists: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  if (dir === workspace) return out;
+  let current = dirname(dir);
+  for (;;) {
+    for (const name of CONFIG_NAMES) {
+      const candidate = join(current, name);
+      if (exists(candidate)) out.push(candidate);
+    }
+    const parent = dirname(current);
+    if (current === workspace || parent === current || !isWithin(workspace, parent)) return out;
+    current = parent;
+  }
+}
+
+function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !rel.startsWith(sep));
+}

@@ -1,0 +1,203 @@
+/**
+ * `check`'s file set without a server: tsconfig programs parsed by TypeScript's own API
+ * (include/exclude/files/extends/references, jsconfig), configs above the path, config errors,
+ * `.gitignore` through git, `--include-unconfigured`; the choice of TypeScript; exit codes of
+ * signals.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { planFileSet } from '../../src/cli/check-file-set.ts';
+import { signalExitCode } from '../../src/cli/cli-io.ts';
+import { loadTypeScript, parsePrograms, parseProgramsIsolated } from '../../src/cli/typescript-programs.ts';
+import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript } from '../../src/cli/workspace-typescript.ts';
+
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+function tree(files: Record<string, string>, git = false): string {
+  const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-fileset-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  if (git) assert.equal(spawnSync('git', ['init', '-q', root]).status, 0);
+  return root;
+}
+
+const ts = loadTypeScript(embeddedTypeScript().packageDir);
+const TS_EXT = /\.(c|m)?(t|j)sx?$/;
+const rel = (root: string, paths: Iterable<string>) => [...paths].map((p) => p.slice(root.length + 1)).sort();
+
+function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false, cwd = root) {
+  return planFileSet({ paths, cwd, workspace: root, parsePrograms: (configs) => parsePrograms(ts, configs), isTypeScriptFile: (f) => TS_EXT.test(f), includeUnconfigured });
+}
+
+describe('planFileSet', () => {
+  it('include/exclude decide; lib/ and dist/ are ordinary directories; other languages are kept', () => {
+    const root = tree({
+      'tsconfig.json': JSON.stringify({ include: ['lib', 'dist'], exclude: ['lib/**/*.test.ts'] }),
+      'lib/a.ts': '',
+      'lib/a.test.ts': '',
+      'dist/b.js': '',
+      'dist/c.ts': '',
+      'test/t.ts': '',
+      'tools/x.py': '',
+    });
+    const set = plan(root);
+    assert.deepEqual(rel(root, set.files), ['dist/c.ts', 'lib/a.ts', 'tools/x.py', 'tsconfig.json']);
+    assert.deepEqual(rel(root, set.unconfigured), ['dist/b.js', 'lib/a.test.ts', 'test/t.ts']);
+    assert.deepEqual(rel(root, set.programs.map((p) => p.configPath)), ['tsconfig.json']);
+    const wider = plan(root, ['.'], true);
+    assert.deepEqual(wider.unconfigured, []);
+    assert.deepEqual(rel(root, wider.inferred), ['dist/b.js', 'lib/a.test.ts', 'test/t.ts']);
+  });
+
+  it('follows references and extends; a config above the path counts; jsconfig includes JavaScript', () => {
+    const root = tree({
+      'tsconfig.base.json': JSON.stringify({ compilerOptions: { strict: true }, exclude: ['**/gen'] }),
+      'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './packages/core' }, { path: './packages/web/tsconfig.app.json' }] }),
+      'packages/core/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.base.json', include: ['src'] }),
+      'packages/core/src/a.ts': '',
+      'packages/core/src/gen/g.ts': '',
+      'packages/web/tsconfig.app.json': JSON.stringify({ include: ['app'] }),
+      'packages/web/app/w.tsx': '',
+      'packages/web/other.ts': '',
+      'scripts/jsconfig.json': JSON.stringify({}),
+      'scripts/run.js': '',
+    });
+    const all = plan(root);
+    assert.deepEqual(rel(root, all.programs.map((p) => p.configPath)), [
+      'packages/core/tsconfig.json',
+      'packages/web/tsconfig.app.json',
+      'scripts/jsconfig.json',
+      'tsconfig.json',
+    ]);
+    assert.deepEqual(rel(root, all.files.filter((f) => TS_EXT.test(f))), ['packages/core/src/a.ts', 'packages/web/app/w.tsx', 'scripts/run.js']);
+    assert.deepEqual(rel(root, all.unconfigured), ['packages/core/src/gen/g.ts', 'packages/web/other.ts']);
+    // Checking only packages/core/src: its program comes from the config above it.
+    const sub = plan(root, ['packages/core/src']);
+    assert.deepEqual(rel(root, sub.files), ['packages/core/src/a.ts']);
+    assert.deepEqual(rel(root, sub.unconfigured), ['packages/core/src/gen/g.ts']);
+  });
+
+  it('an explicitly named file is checked even in no program', () => {
+    const root = tree({ 'tsconfig.json': JSON.stringify({ include: ['src'] }), 'src/a.ts': '', 'test/t.ts': '' });
+    const set = plan(root, ['test/t.ts', 'src']);
+    assert.deepEqual(rel(root, set.files), ['src/a.ts', 'test/t.ts']);
+    assert.deepEqual(set.unconfigured, []);
+  });
+
+  it('no config at all: every TypeScript file is checked (inferred)', () => {
+    const root = tree({ 'a.ts': '', 'b/c.js': '' });
+    const set = plan(root);
+    assert.deepEqual(rel(root, set.files), ['a.ts', 'b/c.js']);
+    assert.deepEqual(rel(root, set.inferred), ['a.ts', 'b/c.js']);
+    assert.deepEqual(set.programs, []);
+  });
+
+  it('config errors are kept as diagnostics of the config, positioned as tsc positions them', () => {
+    const text = '{ "compilerOptions": { "notAnOption": true }, "include": ["src"] }';
+    const root = tree({ 'tsconfig.json': text, 'src/a.ts': '', 'empty/tsconfig.json': JSON.stringify({ include: ['nothing'] }) });
+    const set = plan(root);
+    const errors = set.configErrors.get(join(root, 'tsconfig.json')) ?? [];
+    assert.deepEqual(
+      errors.map((d) => [d.severity, d.code, d.range.start.line, d.range.start.character, d.message]),
+      [['error', 5023, 0, text.indexOf('"notAnOption"'), "Unknown compiler option 'notAnOption'."]],
+    );
+    const empty = set.configErrors.get(join(root, 'empty', 'tsconfig.json')) ?? [];
+    assert.deepEqual(empty.map((d) => d.code), [18003]);
+  });
+
+  it('.gitignore (asked from git) is skipped and listed, except a program file', () => {
+    const root = tree(
+      {
+        '.gitignore': 'build/\n*.log.py\ngenerated.ts\n',
+        'tsconfig.json': JSON.stringify({ include: ['src', 'generated.ts'] }),
+        'src/a.ts': '',
+        'build/out.js': '',
+        'tools/x.py': '',
+        'tools/debug.log.py': '',
+        'generated.ts': '',
+      },
+      true,
+    );
+    const set = plan(root);
+    assert.deepEqual(rel(root, set.ignored), ['build', 'generated.ts', 'tools/debug.log.py']);
+    assert.deepEqual(rel(root, set.files), ['.gitignore', 'generated.ts', 'src/a.ts', 'tools/x.py', 'tsconfig.json']);
+    assert.deepEqual(set.gitignoreUnread, []);
+  });
+
+  it('outside a git work tree a .gitignore is not applied, and that is said', () => {
+    const root = tree({ '.gitignore': 'build/\n', 'build/x.py': '' });
+    const set = plan(root);
+    assert.deepEqual(rel(root, set.files), ['.gitignore', 'build/x.py']);
+    assert.deepEqual(set.gitignoreUnread, [root]);
+  });
+});
+
+function fake(root: string, version: string, tsserver: boolean): void {
+  mkdirSync(join(root, 'node_modules', 'typescript', 'lib'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', 'typescript', 'package.json'), JSON.stringify({ name: 'typescript', version }));
+  if (tsserver) writeFileSync(join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'), '');
+}
+
+describe('chooseTypeScript', () => {
+  it("uses the workspace's when it has a tsserver and is 4.0 or newer, found from a parent directory", () => {
+    const root = tree({ 'pkg/a.ts': '' });
+    fake(root, '4.9.5', true);
+    const choice = chooseTypeScript(join(root, 'pkg'), 'auto', root);
+    assert.equal(choice.source, 'workspace');
+    assert.equal(choice.version, '4.9.5');
+    assert.equal(choice.tsserverPath, join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'));
+    assert.equal(describeTypeScript(choice), `TypeScript: the workspace's 4.9.5 (${choice.tsserverPath})`);
+    assert.equal(chooseTypeScript(root, 'embedded', root).source, 'embedded');
+  });
+
+  it('falls back to the embedded one, saying why, for TypeScript 7 (no tsserver) or one older than 4.0', () => {
+    const seven = tree({});
+    fake(seven, '7.0.2', false);
+    const a = chooseTypeScript(seven, 'auto', seven);
+    assert.equal(a.source, 'embedded');
+    assert.match(a.rejected ?? '', /TypeScript 7\.0\.2 .* has no lib\/tsserver\.js/);
+    assert.match(describeTypeScript(a), /^TypeScript: the embedded 5\.9\.3 \(.*\) \(not the workspace's: TypeScript 7\.0\.2/);
+    assert.throws(() => chooseTypeScript(seven, 'workspace', seven), /--typescript workspace: TypeScript 7\.0\.2/);
+    const old = tree({});
+    fake(old, '3.9.10', true);
+    assert.match(chooseTypeScript(old, 'auto', old).rejected ?? '', /older than 4\.0/);
+  });
+
+  it('a path names a package directory or its tsserver.js; a bad one is an error', () => {
+    const root = tree({});
+    fake(root, '5.4.5', true);
+    const dir = join(root, 'node_modules', 'typescript');
+    assert.equal(chooseTypeScript(root, dir, root).source, 'user');
+    assert.equal(chooseTypeScript(root, join(dir, 'lib', 'tsserver.js'), root).version, '5.4.5');
+    assert.throws(() => chooseTypeScript(root, 'nowhere', root), /--typescript nowhere: .*no readable package\.json/);
+    assert.deepEqual(inspectTypeScript(join(root, 'nowhere')), { problem: `${join(root, 'nowhere')} has no readable package.json` });
+  });
+});
+
+describe('parseProgramsIsolated', () => {
+  it('gives the same programs as parsing in-process, from a child process', () => {
+    const root = tree({ 'tsconfig.json': '{ "compilerOptions": { "bogus": 1 }, "references": [{ "path": "./sub" }] }', 'a.ts': '', 'sub/tsconfig.json': '{}', 'sub/b.ts': '' });
+    const configs = [join(root, 'tsconfig.json')];
+    const isolated = parseProgramsIsolated(embeddedTypeScript().packageDir, configs);
+    assert.deepEqual(isolated, JSON.parse(JSON.stringify(parsePrograms(ts, configs))));
+    assert.deepEqual(isolated.map((p) => rel(root, p.files)), [['a.ts', 'sub/b.ts'], ['sub/b.ts']]);
+    assert.equal(isolated[0]?.errors[0]?.diagnostic.code, 5023);
+  });
+});
+
+describe('signal exit codes', () => {
+  it('are 128 + the signal number', () => {
+    assert.equal(signalExitCode('SIGINT'), 130);
+    assert.equal(signalExitCode('SIGTERM'), 143);
+  });
+});
