@@ -9,10 +9,13 @@
  * or jsconfig.json, not every folder with a package.json). Exit codes: see {@link exitCodeOf},
  * 2 for setup problems, 128 + signal when interrupted.
  */
+import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
+import { recoverAtStart } from '../edits/startup-recovery.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
@@ -93,6 +96,11 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   if (api.config.editor.enabled) {
     throw new SetupError('check cannot run a composition with editor.enabled: stdout is the report');
+  }
+  const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
+  if (fs !== undefined) {
+    // An edit a crash left half-applied is put back before the files are judged.
+    await recoverAtStart(fs, [plan.workspace], { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => io.stderr.write(`${line}\n`) });
   }
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
