@@ -22,8 +22,17 @@ import { SessionDirectory } from './session-directory.ts';
 
 /** Requests handled at once; beyond, input reading pauses until half of them are answered. */
 const MAX_IN_FLIGHT = 256;
-/** Default idle time after which `process.stdout` is probed for a reader that went away. */
-const OUTPUT_PROBE_MS = 1000;
+/**
+ * Idle time after which `process.stdout` is probed (a blank line) for a reader that went away:
+ * off unless `DSH_LSP_ACTIONS_OUTPUT_PROBE_MS` asks for it, since a blank line is not a v1 frame
+ * and a strict client may reject it. Without it, a gone reader is noticed on the next frame
+ * written, and the backend still stops at end of input or when its parent dies.
+ */
+const OUTPUT_PROBE_ENV = 'DSH_LSP_ACTIONS_OUTPUT_PROBE_MS';
+const outputProbeFromEnv = (): number => {
+  const ms = Number(process.env[OUTPUT_PROBE_ENV] ?? '0');
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+};
 
 /** What the backend serves and where. */
 export interface EditorBackendDeps {
@@ -99,8 +108,8 @@ export function startEditorBackend(ctx: Context, deps: EditorBackendDeps): () =>
       reportClose('output-closed');
     },
   });
-  // a reader that went away is only seen on a write: probe with a blank line when idle
-  const probeMs = deps.outputProbeMs ?? (output === process.stdout ? OUTPUT_PROBE_MS : 0);
+  // a reader that went away is only seen on a write: probe with a blank line when idle (opt-in)
+  const probeMs = deps.outputProbeMs ?? (output === process.stdout ? outputProbeFromEnv() : 0);
   const probe =
     probeMs > 0
       ? setInterval(() => {

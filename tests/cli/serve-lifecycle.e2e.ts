@@ -56,8 +56,8 @@ describe('serve lifecycle', () => {
     assert.ok(statuses.every((s) => s === 'succeeded'), 'accepted requests are served, not cancelled by the end of input');
   });
 
-  it('exits when stdout is closed while stdin stays open, leaving no language server', T, async () => {
-    const serve = new ServeProcess(['--workspace', ws, '--sandbox', 'read-only']);
+  it('with the output probe on, exits when stdout is closed while stdin stays open, leaving no language server', T, async () => {
+    const serve = new ServeProcess(['--workspace', ws, '--sandbox', 'read-only'], { env: { DSH_LSP_ACTIONS_OUTPUT_PROBE_MS: '1000' } });
     const tree = await warmServer(serve, 'warm');
     serve.child.stdout.destroy();
     const exit = await serve.exited;

@@ -71,11 +71,11 @@ export class ServeProcess {
    * @param args arguments after `serve`
    * @param options `readStdout: false` leaves stdout unread (a client that never reads)
    */
-  constructor(args: string[], options: { readStdout?: boolean; cwd?: string } = {}) {
+  constructor(args: string[], options: { readStdout?: boolean; cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
     if (!existsSync(MAIN)) throw new Error('run `npm run build` first: lib/cli/main.js is missing');
     this.child = spawn(process.execPath, [MAIN, 'serve', ...args], {
       cwd: options.cwd ?? REPO,
-      env: { ...process.env, PATH: join(process.execPath, '..') },
+      env: { ...process.env, PATH: join(process.execPath, '..'), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     if (options.readStdout !== false) this.child.stdout.on('data', (chunk: Buffer) => (this.stdout += chunk.toString('utf8')));
