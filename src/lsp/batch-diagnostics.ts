@@ -96,7 +96,8 @@ export async function batchDiagnostics(deps: BatchDeps, root: string, paths: rea
             continue;
           }
           try {
-            const raw = await requestTsserverDiagnostics(client, path, signal);
+            // not sent to the server: `No Project` is an expected answer here, not a health sign
+            const raw = await requestTsserverDiagnostics(client, path, signal, true);
             const items = await deps.sessions.normalizeAcross(client, (ctx) => normalizeDiagnostics(ctx, raw, path, 'tsserver diagnostics'));
             answered.push([path, serverDiagnostics({ serverId: client.serverId, mode: 'pull', strategy: 'tsserver', state: 'fresh', version: 0, items })]);
           } catch (error) {

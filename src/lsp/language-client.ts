@@ -23,7 +23,7 @@ import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } fr
 import { createJsonRpcChannel, sendCancellable, type EngineLog, type JsonRpcChannel } from './json-rpc-connection.ts';
 import { ProgressTracker } from './progress-tracker.ts';
 import { requestError } from './request-errors.ts';
-import { ServerHealth, unhealthyError } from './server-health.ts';
+import { isNoProject, ServerHealth, unhealthyError } from './server-health.ts';
 import { NO_APPLY_EDIT_ROUTE, installServerRequestHandlers } from './server-requests.ts';
 import { StderrTail } from './stderr-tail.ts';
 
@@ -196,6 +196,20 @@ export class LanguageClient {
   }
 
   /**
+   * A request about a file the server may not have loaded (a batch asking tsserver about files it
+   * was never sent): a `No Project` answer is an expected outcome there, so it counts as an answer,
+   * never as a sign that the server lost its projects.
+   * @param method LSP method
+   * @param params request params
+   * @param signal as for {@link request}
+   * @returns the result
+   */
+  requestUnloaded<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    if (this.state !== 'ready') return Promise.reject(this.failure ?? this.disposedError());
+    return this.send<R>(method, params, signal, true);
+  }
+
+  /**
    * @param method LSP notification
    * @param params its params (`undefined` → no `params` member)
    */
@@ -260,7 +274,7 @@ export class LanguageClient {
     if (this.state !== 'failed') this.state = 'stopped';
   }
 
-  private send<R>(method: string, params: unknown, signal: AbortSignal | undefined): Promise<R> {
+  private send<R>(method: string, params: unknown, signal: AbortSignal | undefined, noProjectExpected = false): Promise<R> {
     const channel = this.channel;
     if (channel === undefined || this.failure !== undefined) return Promise.reject(this.failure ?? this.disposedError());
     const sent = sendCancellable<R>(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
@@ -271,7 +285,8 @@ export class LanguageClient {
         return value;
       },
       (error: unknown) => {
-        this.health.failed(error as ActionError);
+        if (noProjectExpected && isNoProject(error)) this.health.answered();
+        else this.health.failed(error as ActionError);
         throw error;
       },
     );

@@ -84,7 +84,7 @@ export class ServerHealth {
       }
       return;
     }
-    if (error.code === 'LSP_ACTION_PEER_ERROR' && /\bNo Project\b/i.test(error.message)) {
+    if (isNoProject(error)) {
       this.#noProject++;
       this.#timeouts = 0;
       if (this.#noProject >= this.#policy.maxConsecutiveNoProject) {
@@ -114,4 +114,13 @@ export function unhealthyError(serverId: string, reason: string, stderrTail: str
     `language server ${serverId} stopped answering meaningfully (${reason}); it was stopped and the next call restarts it`,
     { serverId, stderrTail, health: reason },
   );
+}
+
+/**
+ * @param error a failed request's error
+ * @returns whether it is tsserver's `No Project` answer (passed through as a peer error)
+ */
+export function isNoProject(error: unknown): boolean {
+  const e = error as Partial<ActionError> | undefined;
+  return e?.code === 'LSP_ACTION_PEER_ERROR' && typeof e.message === 'string' && /\bNo Project\b/i.test(e.message);
 }

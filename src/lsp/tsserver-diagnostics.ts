@@ -90,14 +90,18 @@ function ignoredCodes(client: LanguageClient): Set<unknown> {
  * @param client the server (must offer {@link TSSERVER_REQUEST_COMMAND})
  * @param path absolute path of the file (open on the server, or part of a loaded project)
  * @param signal cancels (sent as `$/cancelRequest`)
+ * @param unopened the file was never sent to the server (a batch): `No Project` is then expected, not a health sign
  * @returns the LSP Diagnostics the server would push for the file as it has it now
  * @throws ActionError from the request (CANCELLED/TIMEOUT on abort, SERVER_FAILED on an error
  *   response), or SERVER_FAILED when tsserver reports `success: false` or a malformed body
  */
-export async function requestTsserverDiagnostics(client: LanguageClient, path: string, signal?: AbortSignal): Promise<Diagnostic[]> {
+export async function requestTsserverDiagnostics(client: LanguageClient, path: string, signal?: AbortSignal, unopened = false): Promise<Diagnostic[]> {
+  const params = (command: string): unknown => ({ command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: path }] });
   const answers = await Promise.all(
     TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
-      client.request<unknown>('workspace/executeCommand', { command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: path }] }, signal),
+      unopened
+        ? client.requestUnloaded<unknown>('workspace/executeCommand', params(command), signal)
+        : client.request<unknown>('workspace/executeCommand', params(command), signal),
     ),
   );
   const ignored = ignoredCodes(client);
