@@ -6,7 +6,7 @@
 import { resolveConfig } from '../../src/config.ts';
 import { LspEngine } from '../../src/lsp/lsp-engine.ts';
 import { createHarnessServices } from '../support/harness-services.ts';
-import { PYRIGHT, TSLS_CLI, TSLS_INIT_OPTIONS } from '../support/servers.ts';
+import { PYRIGHT, TSLS_ENTRY } from '../support/servers.ts';
 
 /** An engine and its disposer. */
 export interface FreshnessEngine {
@@ -14,14 +14,7 @@ export interface FreshnessEngine {
   close(): Promise<void>;
 }
 
-/** typescript-language-server as the embedded preset runs it. */
-export const TSLS_ENTRY = {
-  command: process.execPath,
-  args: [TSLS_CLI, '--stdio'],
-  extensionToLanguage: { '.ts': 'typescript' },
-  rootMarkers: ['tsconfig.json'],
-  initializationOptions: TSLS_INIT_OPTIONS,
-};
+export { TSLS_ENTRY };
 
 /** pyright (pull diagnostics, registered dynamically). */
 export const PYRIGHT_ENTRY = {

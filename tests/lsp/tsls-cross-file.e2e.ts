@@ -9,11 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import { nodeWorkspaceWatch } from '../../src/documents/node-workspace-watcher.ts';
 import type { DocumentTarget, EngineDiagnostic, FileDiagnostics } from '../../src/lsp/engine-types.ts';
 import type { LspEngine } from '../../src/lsp/lsp-engine.ts';
-import { TSLS_CLI, TSLS_INIT_OPTIONS } from '../support/servers.ts';
+import { TSLS_ENTRY } from '../support/servers.ts';
 import { makeConfig, makeWorkspace, startEngine, type EngineFixture, type Workspace } from './engine-fixture.ts';
 
 const T = { timeout: 180_000 };
-const TSLS = { command: process.execPath, args: [TSLS_CLI, '--stdio'], extensionToLanguage: { '.ts': 'typescript' }, rootMarkers: ['tsconfig.json'], initializationOptions: TSLS_INIT_OPTIONS };
+const TSLS = TSLS_ENTRY;
 const LIB1 = 'export function f(a: number): number {\n  return a;\n}\n';
 const LIB2 = 'export function f(a: number, b: number): number {\n  return a + b;\n}\n';
 const LIB3 = 'export function f(a: number): string {\n  return String(a);\n}\n';

@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { TSLS_CLI, TSLS_INIT_OPTIONS } from '../support/servers.ts';
+import { TSLS_ENTRY } from '../support/servers.ts';
 import { makeConfig, makeWorkspace, startEngine, type EngineFixture, type Workspace } from './engine-fixture.ts';
 import { assertAllGone, describeDiagnostics, killServer, serverProcesses } from './real-server-fixture.ts';
 
@@ -18,13 +18,7 @@ before(async () => {
   await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
   f = await startEngine(
     makeConfig({
-      tsls: {
-        command: process.execPath,
-        args: [TSLS_CLI, '--stdio'],
-        extensionToLanguage: { '.ts': 'typescript' },
-        rootMarkers: ['tsconfig.json'],
-        initializationOptions: TSLS_INIT_OPTIONS,
-      },
+      tsls: TSLS_ENTRY,
     }),
   );
 });
@@ -112,7 +106,7 @@ describe('typescript-language-server (real), cold server, several files at once'
     const typo = await cold.write('src/report.ts', "import type { Point } from './geometry';\nexport const p: Pointt = { x: 1, y: 2 } as Point;\n");
     const g = await startEngine(
       makeConfig({
-        tsls: { command: process.execPath, args: [TSLS_CLI, '--stdio'], extensionToLanguage: { '.ts': 'typescript' }, rootMarkers: ['tsconfig.json'], initializationOptions: TSLS_INIT_OPTIONS },
+        tsls: TSLS_ENTRY,
       }),
     );
     try {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { TSLS_CLI, TSLS_INIT_OPTIONS } from '../support/servers.ts';
+import { TSLS_ENTRY } from '../support/servers.ts';
 import { makeConfig, makeWorkspace, processAlive, startEngine, type EngineFixture, type Workspace } from './engine-fixture.ts';
 import { processTree } from './real-server-fixture.ts';
 
@@ -20,13 +20,7 @@ before(async () => {
   await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
   f = await startEngine(
     makeConfig({
-      tsls: {
-        command: process.execPath,
-        args: [TSLS_CLI, '--stdio'],
-        extensionToLanguage: { '.ts': 'typescript' },
-        rootMarkers: ['tsconfig.json'],
-        initializationOptions: TSLS_INIT_OPTIONS,
-      },
+      tsls: TSLS_ENTRY,
     }),
   );
 });

@@ -27,3 +27,12 @@ export function testServersInstalled(): boolean {
 
 /** The embedded preset's ts-ls settings: pinned TypeScript 5.9.3, no type acquisition, no syntax server, inlay hints on. */
 export const TSLS_INIT_OPTIONS: Record<string, unknown> = embedded.initializationOptions ?? {};
+
+/** typescript-language-server as the embedded preset runs it, for `.ts` files under a tsconfig. */
+export const TSLS_ENTRY = {
+  command: process.execPath,
+  args: [TSLS_CLI, '--stdio'],
+  extensionToLanguage: { '.ts': 'typescript' },
+  rootMarkers: ['tsconfig.json'],
+  initializationOptions: TSLS_INIT_OPTIONS,
+};

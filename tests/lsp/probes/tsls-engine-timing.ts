@@ -6,20 +6,14 @@
  * Run: node_modules/.bin/node tests/lsp/probes/tsls-engine-timing.ts
  */
 import type { FileDiagnostics } from '../../../src/lsp/engine-types.ts';
-import { TSLS_CLI, TSLS_INIT_OPTIONS } from '../../support/servers.ts';
+import { TSLS_ENTRY } from '../../support/servers.ts';
 import { makeConfig, makeWorkspace, startEngine } from '../engine-fixture.ts';
 
 const ws = await makeWorkspace('tsls-timing-');
 await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true}}');
 const f = await startEngine(
   makeConfig({
-    tsls: {
-      command: process.execPath,
-      args: [TSLS_CLI, '--stdio'],
-      extensionToLanguage: { '.ts': 'typescript' },
-      rootMarkers: ['tsconfig.json'],
-      initializationOptions: TSLS_INIT_OPTIONS,
-    },
+    tsls: TSLS_ENTRY,
   }),
 );
 const target = { root: ws.root, path: ws.path('a.ts') };
