@@ -10,9 +10,9 @@
  * 2 for setup problems, 128 + signal when interrupted.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
 import { recoverAtStart } from '../edits/startup-recovery.ts';
@@ -26,10 +26,10 @@ import { formatJson } from './format-json.ts';
 import { formatSarif } from './format-sarif.ts';
 import { displayPath, formatText, plural } from './format-text.ts';
 import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
-import type { CheckCommand } from './parse-args.ts';
+import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
-import { parseProgramsIsolated } from './typescript-programs.ts';
+import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
@@ -104,7 +104,8 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
-  const fileSet = planFileSet({
+  if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
+  const fileSet = await planFileSet({
     paths: cmd.paths,
     cwd: io.cwd,
     workspace: plan.workspace,
@@ -197,6 +198,27 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
   }
 }
 
+/**
+ * Starts the TypeScript server of the first given path's program while the file set is planned
+ * (reading tsconfig files, asking git): its start overlaps that work instead of following it.
+ * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing.
+ */
+function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan): void {
+  if (typeof api.engine.prestart !== 'function') return;
+  const first = resolve(io.cwd, cmd.paths[0] ?? '.');
+  let anchor: string | undefined;
+  if (!existsSync(first)) return;
+  if (statSync(first).isDirectory()) {
+    const own = CONFIG_NAMES.map((name) => join(first, name)).find((path) => existsSync(path));
+    anchor = own ?? ancestorConfigs(first, plan.workspace, existsSync)[0];
+  } else if (api.engine.serversFor(first, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID)) {
+    anchor = first;
+  }
+  if (anchor === undefined) return;
+  // A failed start is reported by the first real request for the files; nothing to say here.
+  api.engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+}
+
 function configReports(fileSet: FileSet): FileReport[] {
   return [...fileSet.configErrors].map(([path, diagnostics]) => ({ path, state: 'fresh', diagnostics, truncated: false, config: true }));
 }
@@ -246,7 +268,8 @@ async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckComm
   const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS + PER_FILE_SLACK_MS * files.length);
   const signal = plan.signal ? AbortSignal.any([plan.signal, timeout]) : timeout;
   try {
-    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs });
+    const minSeverity = (SEVERITY_NAMES.indexOf(cmd.severity) + 1) as 1 | 2 | 3 | 4;
+    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs, minSeverity });
     return entries.map((entry) =>
       'error' in entry
         ? failedFileReport(entry.path, Object.assign(new Error(entry.error.message), { code: entry.error.code }))

@@ -26,7 +26,7 @@ export interface FileSetRequest {
   /** Absolute workspace root (ancestor configs are looked for up to here). */
   workspace: string;
   /** Parses configs into programs (references followed); absent when no TypeScript server is configured. */
-  parsePrograms: ((configs: string[]) => TsProgram[]) | undefined;
+  parsePrograms: ((configs: string[]) => TsProgram[] | Promise<TsProgram[]>) | undefined;
   /** Whether the TypeScript server handles a file. */
   isTypeScriptFile: (path: string) => boolean;
   /** `--include-unconfigured`: check TypeScript files outside every program too. */
@@ -59,12 +59,13 @@ export interface FileSet {
  * @param request paths, workspace, compiler API, routing, flag
  * @returns the files to check and what was skipped
  */
-export function planFileSet(request: FileSetRequest): FileSet {
+export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
   const dirs = request.paths.map((p) => resolve(request.cwd, p)).filter((p) => isDirectory(p));
   const ignoredSet = new Set<string>();
   const gitignoreUnread: string[] = [];
-  for (const dir of dirs) {
-    const answer = gitIgnoredPaths(dir);
+  const answers = await Promise.all(dirs.map((dir) => gitIgnoredPaths(dir)));
+  for (const [i, dir] of dirs.entries()) {
+    const answer = answers[i] as Awaited<ReturnType<typeof gitIgnoredPaths>>;
     if (!answer.known && existsSync(join(dir, '.gitignore'))) gitignoreUnread.push(dir);
     for (const path of answer.paths) ignoredSet.add(path);
   }
@@ -81,7 +82,7 @@ export function planFileSet(request: FileSetRequest): FileSet {
   const configs = new Set<string>();
   for (const file of collected.files) if ((CONFIG_NAMES as readonly string[]).includes(basename(file))) configs.add(file);
   for (const dir of dirs) for (const config of ancestorConfigs(dir, request.workspace, existsSync)) configs.add(config);
-  const programs = request.parsePrograms([...configs]);
+  const programs = await request.parsePrograms([...configs]);
   const inPaths = (file: string): boolean => dirs.some((dir) => isInside(dir, file)) || collected.explicit.has(file);
   const inProgram = new Set<string>();
   for (const program of programs) for (const file of program.files) inProgram.add(file);

@@ -5,7 +5,7 @@
  * Tracked files are never reported ignored (git does not ignore what it tracks). Outside a git
  * work tree, or without git, nothing is known to be ignored.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join, sep } from 'node:path';
 
 /** Ignored paths under one directory. */
@@ -20,22 +20,29 @@ const NONE: IgnoredPaths = { paths: new Set(), known: false };
 
 /**
  * @param dir an absolute directory
- * @returns the ignored paths at or below it
+ * @returns the ignored paths at or below it (asked asynchronously: the caller's other work goes on)
  */
-export function gitIgnoredPaths(dir: string): IgnoredPaths {
-  const result = spawnSync('git', ['-C', dir, 'ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'ignore'],
+export function gitIgnoredPaths(dir: string): Promise<IgnoredPaths> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-C', dir, 'ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'],
+      { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error !== null) {
+          resolve(NONE);
+          return;
+        }
+        const paths = new Set<string>();
+        for (const entry of stdout.split('\0')) {
+          if (entry === '') continue;
+          const rel = entry.endsWith('/') ? entry.slice(0, -1) : entry;
+          paths.add(join(dir, rel.split('/').join(sep)));
+        }
+        resolve({ paths, known: true });
+      },
+    );
   });
-  if (result.error !== undefined || result.status !== 0) return NONE;
-  const paths = new Set<string>();
-  for (const entry of result.stdout.split('\0')) {
-    if (entry === '') continue;
-    const rel = entry.endsWith('/') ? entry.slice(0, -1) : entry;
-    paths.add(join(dir, rel.split('/').join(sep)));
-  }
-  return { paths, known: true };
 }
 
 /**

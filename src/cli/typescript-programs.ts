@@ -9,7 +9,7 @@
  * `exclude`. Config errors (unknown options, no inputs, a missing `extends`) are kept as
  * diagnostics of the config file, as `tsc -p` prints them.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,21 +50,33 @@ export function loadTypeScript(packageDir: string): Ts {
  * ~60 MB that would otherwise stay resident next to the language servers for the whole run.
  * @param packageDir the TypeScript package whose API parses
  * @param configs absolute config paths to start from
- * @returns the programs
- * @throws Error when the child fails (its stderr in the message)
+ * @returns the programs; rejects when the child fails (its stderr in the message)
  */
-export function parseProgramsIsolated(packageDir: string, configs: readonly string[]): TsProgram[] {
-  if (configs.length === 0) return [];
+export function parseProgramsIsolated(packageDir: string, configs: readonly string[]): Promise<TsProgram[]> {
+  if (configs.length === 0) return Promise.resolve([]);
   const self = fileURLToPath(import.meta.url);
   const script = join(dirname(self), `typescript-programs-process${extname(self)}`);
-  const result = spawnSync(process.execPath, [script], {
-    input: JSON.stringify({ packageDir, configs }),
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
+  return new Promise((resolvePrograms, reject) => {
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        const stderr = Buffer.concat(err).toString('utf8').trim();
+        reject(new Error(`reading tsconfig files failed: ${stderr || `exit ${String(code)}`}`));
+        return;
+      }
+      try {
+        resolvePrograms(JSON.parse(Buffer.concat(out).toString('utf8')) as TsProgram[]);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.stdin.end(JSON.stringify({ packageDir, configs }));
   });
-  if (result.error !== undefined) throw result.error;
-  if (result.status !== 0) throw new Error(`reading tsconfig files failed: ${result.stderr.trim() || `exit ${String(result.status)}`}`);
-  return JSON.parse(result.stdout) as TsProgram[];
 }
 
 /**

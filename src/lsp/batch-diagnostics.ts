@@ -21,8 +21,11 @@ import type { ServerRouter } from './server-routing.ts';
 import type { ServerSessions } from './server-sessions.ts';
 import { requestTsserverDiagnostics } from './tsserver-diagnostics.ts';
 
-/** Passthrough requests in flight per server (tsserver answers in order; this only hides latency). */
-const IN_FLIGHT = 8;
+/**
+ * Files asked at once per batch (tsserver answers in order; the requests are pipelined, so this
+ * only keeps tsserver from idling between answers — 8 left it idle ~10% of the time, 32 does not).
+ */
+const IN_FLIGHT = 32;
 /** Files asked the normal way at once. */
 const PER_FILE_CONCURRENCY = 4;
 
@@ -44,9 +47,17 @@ export interface BatchDeps {
  * @param root workspace root
  * @param paths absolute files
  * @param signal cancels everything
+ * @param minSeverity the lowest severity the caller keeps (1 error … 4 hint): below 4, the
+ *   unopened files' hint-only pass (tsserver's suggestion diagnostics) is not asked
  * @returns one result per path, in order (a file that failed alone carries its error per server)
  */
-export async function batchDiagnostics(deps: BatchDeps, root: string, paths: readonly string[], signal?: AbortSignal): Promise<BatchDiagnosticsEntry[]> {
+export async function batchDiagnostics(
+  deps: BatchDeps,
+  root: string,
+  paths: readonly string[],
+  signal?: AbortSignal,
+  minSeverity: 1 | 2 | 3 | 4 = 4,
+): Promise<BatchDiagnosticsEntry[]> {
   const results = new Map<string, BatchDiagnosticsEntry>();
   const groups = new Map<string, { serverId: string; serverRoot: string; paths: string[] }>();
   const singles: string[] = [];
@@ -97,7 +108,7 @@ export async function batchDiagnostics(deps: BatchDeps, root: string, paths: rea
           }
           try {
             // not sent to the server: `No Project` is an expected answer here, not a health sign
-            const raw = await requestTsserverDiagnostics(client, path, signal, true);
+            const raw = await requestTsserverDiagnostics(client, path, { signal, unopened: true, suggestions: minSeverity >= 4 });
             const items = await deps.sessions.normalizeAcross(client, (ctx) => normalizeDiagnostics(ctx, raw, path, 'tsserver diagnostics'));
             answered.push([path, serverDiagnostics({ serverId: client.serverId, mode: 'pull', strategy: 'tsserver', state: 'fresh', version: 0, items })]);
           } catch (error) {

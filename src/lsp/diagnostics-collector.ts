@@ -303,7 +303,7 @@ export class DiagnosticsCollector {
     const budget = AbortSignal.timeout(Math.max(1, Math.ceil(deadline - now())));
     let raw: unknown[];
     try {
-      raw = await requestTsserverDiagnostics(this.client, path, signal === undefined ? budget : AbortSignal.any([signal, budget]));
+      raw = await requestTsserverDiagnostics(this.client, path, { signal: signal === undefined ? budget : AbortSignal.any([signal, budget]) });
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
       if (budget.aborted) return { kind: 'answer', result: this.build(version, 'pending', [], undefined, undefined, 'tsserver') };

@@ -313,9 +313,19 @@ export interface LspEngineApi {
    * path, in order. Files of a tsserver-backed server are asked without being opened (one file
    * per project is opened to load it), so a whole project costs about one `tsc --noEmit`;
    * other files go through {@link diagnostics}. A failure of one file is its entry's `error`;
-   * an abort rejects the whole call.
+   * an abort rejects the whole call. `minSeverity` (1 error … 4 hint, default 4) is the lowest
+   * severity the caller keeps: items below it may be absent (a strategy skips asking for a kind
+   * that only yields lower severities), so filter by it too.
    */
-  diagnosticsMany(root: string, paths: readonly string[], opts?: CallOptions & { waitMs?: number }): Promise<BatchDiagnosticsEntry[]>;
+  diagnosticsMany(root: string, paths: readonly string[], opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4 }): Promise<BatchDiagnosticsEntry[]>;
+
+  /**
+   * Starts server `serverId` for the root it would use for `path` (root markers looked for from
+   * `path`'s directory up; the file need not exist) and leaves it warm, opening nothing — so a
+   * caller that will soon ask can overlap the server's start with its own work. Resolves when
+   * the server is ready; a failure rejects (the next real request reports it again).
+   */
+  prestart(serverId: string, path: string, root: string, opts?: CallOptions): Promise<void>;
 
   /** Completion from the first server that advertises it. */
   completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;

@@ -187,7 +187,7 @@ export class LspEngine implements LspEngineApi {
     return mergeDiagnostics(target.path, version, servers);
   }
 
-  diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number } = {}): Promise<BatchDiagnosticsEntry[]> {
+  diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4 } = {}): Promise<BatchDiagnosticsEntry[]> {
     this.guard();
     const deps: BatchDeps = {
       fs: this.fs,
@@ -199,7 +199,14 @@ export class LspEngine implements LspEngineApi {
       noticed: () => this.changes.noticed,
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };
-    return batchDiagnostics(deps, root, paths, opts.signal);
+    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity);
+  }
+
+  async prestart(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<void> {
+    this.guard();
+    const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
+    const lease = await this.pool.lease(serverId, serverRoot, opts.signal);
+    lease.release();
   }
 
   completion(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<CompletionResult> {

@@ -86,19 +86,44 @@ function ignoredCodes(client: LanguageClient): Set<unknown> {
 }
 
 /**
- * Asks the three diagnostics kinds of one file, concurrently (tsserver answers them in order).
+ * The passthrough's `ExecuteInfo` (its third argument, documented by typescript-language-server):
+ * `isAsync` lets the server write the request to tsserver without waiting for the answer of the
+ * one before. Its queue otherwise holds every request until the previous answer is back, one
+ * round trip each; tsserver still reads its input in order, so an answer stays tied to the
+ * `change` sent before it.
+ */
+const PIPELINED = { isAsync: true } as const;
+
+/** How {@link requestTsserverDiagnostics} asks. */
+export interface TsserverDiagnosticsOptions {
+  /** Cancels (sent as `$/cancelRequest`). */
+  signal?: AbortSignal | undefined;
+  /** The file was never sent to the server (a batch): `No Project` is then expected, not a health sign. */
+  unopened?: boolean;
+  /**
+   * Whether to ask `suggestionDiagnosticsSync` too (default true). Every item it returns has the
+   * category `suggestion` (an LSP hint), so a caller that reports nothing below `info` skips it
+   * and spares tsserver that pass over the file.
+   */
+  suggestions?: boolean;
+}
+
+/**
+ * Asks the diagnostics kinds of one file, concurrently (tsserver answers them in order).
  * @param client the server (must offer {@link TSSERVER_REQUEST_COMMAND})
  * @param path absolute path of the file (open on the server, or part of a loaded project)
- * @param signal cancels (sent as `$/cancelRequest`)
- * @param unopened the file was never sent to the server (a batch): `No Project` is then expected, not a health sign
- * @returns the LSP Diagnostics the server would push for the file as it has it now
+ * @param options signal, unopened, suggestions
+ * @returns the LSP Diagnostics the server would push for the file as it has it now (without the
+ *   hints when `suggestions` is false)
  * @throws ActionError from the request (CANCELLED/TIMEOUT on abort, SERVER_FAILED on an error
  *   response), or SERVER_FAILED when tsserver reports `success: false` or a malformed body
  */
-export async function requestTsserverDiagnostics(client: LanguageClient, path: string, signal?: AbortSignal, unopened = false): Promise<Diagnostic[]> {
-  const params = (command: string): unknown => ({ command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: path }] });
+export async function requestTsserverDiagnostics(client: LanguageClient, path: string, options: TsserverDiagnosticsOptions = {}): Promise<Diagnostic[]> {
+  const { signal, unopened = false, suggestions = true } = options;
+  const commands = suggestions ? TSSERVER_DIAGNOSTIC_COMMANDS : TSSERVER_DIAGNOSTIC_COMMANDS.filter((c) => c !== 'suggestionDiagnosticsSync');
+  const params = (command: string): unknown => ({ command: TSSERVER_REQUEST_COMMAND, arguments: [command, { file: path }, PIPELINED] });
   const answers = await Promise.all(
-    TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
+    commands.map((command) =>
       unopened
         ? client.requestUnloaded<unknown>('workspace/executeCommand', params(command), signal)
         : client.request<unknown>('workspace/executeCommand', params(command), signal),
@@ -107,7 +132,7 @@ export async function requestTsserverDiagnostics(client: LanguageClient, path: s
   const ignored = ignoredCodes(client);
   const out: Diagnostic[] = [];
   answers.forEach((answer, i) => {
-    const command = TSSERVER_DIAGNOSTIC_COMMANDS[i] as string;
+    const command = commands[i] as string;
     if (!isObject(answer) || answer.success !== true || !Array.isArray(answer.body)) {
       const why = isObject(answer) && typeof answer.message === 'string' ? answer.message : 'no diagnostics in the response';
       throw new ActionError('LSP_ACTION_SERVER_FAILED', `${client.serverId}: tsserver ${command} for ${path} failed: ${why}`);

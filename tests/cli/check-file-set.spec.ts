@@ -40,7 +40,7 @@ function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false
 }
 
 describe('planFileSet', () => {
-  it('include/exclude decide; lib/ and dist/ are ordinary directories; other languages are kept', () => {
+  it('include/exclude decide; lib/ and dist/ are ordinary directories; other languages are kept', async () => {
     const root = tree({
       'tsconfig.json': JSON.stringify({ include: ['lib', 'dist'], exclude: ['lib/**/*.test.ts'] }),
       'lib/a.ts': '',
@@ -50,16 +50,16 @@ describe('planFileSet', () => {
       'test/t.ts': '',
       'tools/x.py': '',
     });
-    const set = plan(root);
+    const set = await plan(root);
     assert.deepEqual(rel(root, set.files), ['dist/c.ts', 'lib/a.ts', 'tools/x.py', 'tsconfig.json']);
     assert.deepEqual(rel(root, set.unconfigured), ['dist/b.js', 'lib/a.test.ts', 'test/t.ts']);
     assert.deepEqual(rel(root, set.programs.map((p) => p.configPath)), ['tsconfig.json']);
-    const wider = plan(root, ['.'], true);
+    const wider = await plan(root, ['.'], true);
     assert.deepEqual(wider.unconfigured, []);
     assert.deepEqual(rel(root, wider.inferred), ['dist/b.js', 'lib/a.test.ts', 'test/t.ts']);
   });
 
-  it('follows references and extends; a config above the path counts; jsconfig includes JavaScript', () => {
+  it('follows references and extends; a config above the path counts; jsconfig includes JavaScript', async () => {
     const root = tree({
       'tsconfig.base.json': JSON.stringify({ compilerOptions: { strict: true }, exclude: ['**/gen'] }),
       'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './packages/core' }, { path: './packages/web/tsconfig.app.json' }] }),
@@ -72,7 +72,7 @@ describe('planFileSet', () => {
       'scripts/jsconfig.json': JSON.stringify({}),
       'scripts/run.js': '',
     });
-    const all = plan(root);
+    const all = await plan(root);
     assert.deepEqual(rel(root, all.programs.map((p) => p.configPath)), [
       'packages/core/tsconfig.json',
       'packages/web/tsconfig.app.json',
@@ -82,30 +82,30 @@ describe('planFileSet', () => {
     assert.deepEqual(rel(root, all.files.filter((f) => TS_EXT.test(f))), ['packages/core/src/a.ts', 'packages/web/app/w.tsx', 'scripts/run.js']);
     assert.deepEqual(rel(root, all.unconfigured), ['packages/core/src/gen/g.ts', 'packages/web/other.ts']);
     // Checking only packages/core/src: its program comes from the config above it.
-    const sub = plan(root, ['packages/core/src']);
+    const sub = await plan(root, ['packages/core/src']);
     assert.deepEqual(rel(root, sub.files), ['packages/core/src/a.ts']);
     assert.deepEqual(rel(root, sub.unconfigured), ['packages/core/src/gen/g.ts']);
   });
 
-  it('an explicitly named file is checked even in no program', () => {
+  it('an explicitly named file is checked even in no program', async () => {
     const root = tree({ 'tsconfig.json': JSON.stringify({ include: ['src'] }), 'src/a.ts': '', 'test/t.ts': '' });
-    const set = plan(root, ['test/t.ts', 'src']);
+    const set = await plan(root, ['test/t.ts', 'src']);
     assert.deepEqual(rel(root, set.files), ['src/a.ts', 'test/t.ts']);
     assert.deepEqual(set.unconfigured, []);
   });
 
-  it('no config at all: every TypeScript file is checked (inferred)', () => {
+  it('no config at all: every TypeScript file is checked (inferred)', async () => {
     const root = tree({ 'a.ts': '', 'b/c.js': '' });
-    const set = plan(root);
+    const set = await plan(root);
     assert.deepEqual(rel(root, set.files), ['a.ts', 'b/c.js']);
     assert.deepEqual(rel(root, set.inferred), ['a.ts', 'b/c.js']);
     assert.deepEqual(set.programs, []);
   });
 
-  it('config errors are kept as diagnostics of the config, positioned as tsc positions them', () => {
+  it('config errors are kept as diagnostics of the config, positioned as tsc positions them', async () => {
     const text = '{ "compilerOptions": { "notAnOption": true }, "include": ["src"] }';
     const root = tree({ 'tsconfig.json': text, 'src/a.ts': '', 'empty/tsconfig.json': JSON.stringify({ include: ['nothing'] }) });
-    const set = plan(root);
+    const set = await plan(root);
     const errors = set.configErrors.get(join(root, 'tsconfig.json')) ?? [];
     assert.deepEqual(
       errors.map((d) => [d.severity, d.code, d.range.start.line, d.range.start.character, d.message]),
@@ -115,7 +115,7 @@ describe('planFileSet', () => {
     assert.deepEqual(empty.map((d) => d.code), [18003]);
   });
 
-  it('.gitignore (asked from git) is skipped and listed, except a program file', () => {
+  it('.gitignore (asked from git) is skipped and listed, except a program file', async () => {
     const root = tree(
       {
         '.gitignore': 'build/\n*.log.py\ngenerated.ts\n',
@@ -128,15 +128,15 @@ describe('planFileSet', () => {
       },
       true,
     );
-    const set = plan(root);
+    const set = await plan(root);
     assert.deepEqual(rel(root, set.ignored), ['build', 'generated.ts', 'tools/debug.log.py']);
     assert.deepEqual(rel(root, set.files), ['.gitignore', 'generated.ts', 'src/a.ts', 'tools/x.py', 'tsconfig.json']);
     assert.deepEqual(set.gitignoreUnread, []);
   });
 
-  it('outside a git work tree a .gitignore is not applied, and that is said', () => {
+  it('outside a git work tree a .gitignore is not applied, and that is said', async () => {
     const root = tree({ '.gitignore': 'build/\n', 'build/x.py': '' });
-    const set = plan(root);
+    const set = await plan(root);
     assert.deepEqual(rel(root, set.files), ['.gitignore', 'build/x.py']);
     assert.deepEqual(set.gitignoreUnread, [root]);
   });
@@ -185,10 +185,10 @@ describe('chooseTypeScript', () => {
 });
 
 describe('parseProgramsIsolated', () => {
-  it('gives the same programs as parsing in-process, from a child process', () => {
+  it('gives the same programs as parsing in-process, from a child process', async () => {
     const root = tree({ 'tsconfig.json': '{ "compilerOptions": { "bogus": 1 }, "references": [{ "path": "./sub" }] }', 'a.ts': '', 'sub/tsconfig.json': '{}', 'sub/b.ts': '' });
     const configs = [join(root, 'tsconfig.json')];
-    const isolated = parseProgramsIsolated(embeddedTypeScript().packageDir, configs);
+    const isolated = await parseProgramsIsolated(embeddedTypeScript().packageDir, configs);
     assert.deepEqual(isolated, JSON.parse(JSON.stringify(parsePrograms(ts, configs))));
     assert.deepEqual(isolated.map((p) => rel(root, p.files)), [['a.ts', 'sub/b.ts'], ['sub/b.ts']]);
     assert.equal(isolated[0]?.errors[0]?.diagnostic.code, 5023);

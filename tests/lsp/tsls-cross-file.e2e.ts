@@ -252,4 +252,50 @@ describe('diagnosticsMany (tsls): a project checked without opening every file',
       await ws.remove();
     }
   });
+
+  it('minSeverity below hint skips the hint-only pass: the same errors, no hints; the default keeps them', T, async () => {
+    const ws = await makeWorkspace('batch-sev-');
+    await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
+    const paths = [
+      await ws.write('src/first.ts', 'export const first = 1;\n'),
+      await ws.write('src/unused.ts', 'export function f(): number {\n  const unused = 1;\n  const n: number = "x";\n  return n;\n}\n'),
+    ];
+    const engine = await startEngine(makeConfig({ tsls: TSLS }));
+    try {
+      const all = await engine.engine.diagnosticsMany(ws.root, paths);
+      const errorsOnly = await engine.engine.diagnosticsMany(ws.root, paths, { minSeverity: 3 });
+      const [allUnused, errUnused] = [all[1], errorsOnly[1]];
+      assert.ok(allUnused !== undefined && !('error' in allUnused) && errUnused !== undefined && !('error' in errUnused));
+      assert.ok(allUnused.diagnostics.some((d) => d.severity === 'hint' && d.tags?.includes(1)), 'default: the unused hint is there');
+      assert.deepEqual(errUnused.diagnostics.filter((d) => d.severity === 'hint'), [], 'minSeverity 3: no hints asked');
+      assert.deepEqual(codes(errUnused), [2322]);
+      assert.deepEqual(codes(allUnused).filter((c) => c === 2322), [2322]);
+      assert.equal(errUnused.state, 'fresh');
+    } finally {
+      await engine.close();
+      await ws.remove();
+    }
+  });
+
+  it('prestart starts the project server warm without opening a file; the batch then reuses it', T, async () => {
+    const ws = await makeWorkspace('batch-pre-');
+    const config = await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
+    const path = await ws.write('src/a.ts', 'export const a: number = "x";\n');
+    const engine = await startEngine(makeConfig({ tsls: TSLS }));
+    try {
+      await engine.engine.prestart('tsls', config, ws.root);
+      const live = engine.engine.liveServers();
+      assert.equal(live.length, 1);
+      assert.equal(live[0]?.state, 'ready');
+      assert.equal(live[0]?.openDocuments, 0);
+      const pid = live[0]?.pid;
+      const [entry] = await engine.engine.diagnosticsMany(ws.root, [path]);
+      assert.ok(entry !== undefined && !('error' in entry));
+      assert.deepEqual(codes(entry), [2322]);
+      assert.equal(engine.engine.liveServers()[0]?.pid, pid, 'the same process answered');
+    } finally {
+      await engine.close();
+      await ws.remove();
+    }
+  });
 });

@@ -159,6 +159,10 @@ export class StubEngine implements LspEngineApi {
   onDiagnostics(): () => void {
     return () => {};
   }
+  prestart(): Promise<void> {
+    return Promise.resolve();
+  }
+
   diagnosticsMany(): Promise<[]> {
     return Promise.resolve([]);
   }
