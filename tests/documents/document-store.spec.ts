@@ -163,8 +163,8 @@ describe('DocumentStore', () => {
     assert.equal(tracked(), 1);
     s.forgetClient(c);
     assert.equal(tracked(), 0, 'a server that went away leaves no entry');
-    const after = await s.read(paths[0] as string, undefined, 1 << 20);
-    assert.ok(after.version > again.version, `p0 after its server went away: ${after.version} > ${again.version}`);
+    const afterGone = await s.read(paths[0] as string, undefined, 1 << 20);
+    assert.ok(afterGone.version > again.version, `p0 after its server went away: ${afterGone.version} > ${again.version}`);
     s.closeEverywhere(paths[0] as string);
     assert.equal(tracked(), 0, 'a deleted file leaves no entry');
   });
