@@ -6,7 +6,10 @@
  * Open documents are capped across all servers (least recently used closed first).
  *
  * Versions are per path and engine-wide: every server is told the same number for the same
- * content, and numbers only grow (also across close and reopen).
+ * content, and numbers only grow (also across close and reopen). A path's last number is kept
+ * only while the engine holds the document; when it drops it (closed on every server, its servers
+ * gone, the file deleted) the number is folded into one engine-wide floor that every new
+ * document starts above, so the table stays as small as the set of open documents.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { URI } from 'vscode-uri';
@@ -65,7 +68,10 @@ export class DocumentStore {
   private readonly log: EngineLog;
   private readonly listener: DocumentSyncListener;
   private readonly states = new Map<string, DocumentState>();
+  /** Last version of each path the engine holds a document for (pruned with {@link states}). */
   private readonly lastVersions = new Map<string, number>();
+  /** The highest version of any path pruned from {@link lastVersions}: new documents start above it. */
+  private versionFloor = 0;
   /** fs version (`stat`) of the disk text each path was last read at; absent for editor overlays. */
   private readonly diskVersions = new Map<string, string>();
   /** Insertion order is recency (oldest first). */
@@ -179,7 +185,7 @@ export class DocumentStore {
     let state = this.states.get(path);
     if (state === undefined) {
       const synced = this.documentText(path);
-      state = synced === undefined ? { path, text, version: (this.lastVersions.get(path) ?? 0) + 1 } : { path, ...synced };
+      state = synced === undefined ? { path, text, version: (this.lastVersions.get(path) ?? this.versionFloor) + 1 } : { path, ...synced };
       this.states.set(path, state);
     }
     if (state.text !== text) {
@@ -275,7 +281,16 @@ export class DocumentStore {
     if (this.clientsWith(path).length === 0) {
       this.states.delete(path);
       this.diskVersions.delete(path);
+      this.retireVersion(path);
     }
+  }
+
+  /** Folds `path`'s last version into the floor and forgets it (its document is gone). */
+  private retireVersion(path: string): void {
+    const last = this.lastVersions.get(path);
+    if (last === undefined) return;
+    this.versionFloor = Math.max(this.versionFloor, last);
+    this.lastVersions.delete(path);
   }
 
   /**
@@ -296,6 +311,7 @@ export class DocumentStore {
     for (const doc of this.open.values()) if (doc.path === path) this.close(doc);
     this.states.delete(path);
     this.diskVersions.delete(path);
+    this.retireVersion(path);
   }
 
   /** @param client a server process that is gone: drop its documents without notifying it */

@@ -37,7 +37,16 @@ export interface PendingWrite {
 export interface CommitDeps {
   fs: Pick<FileSystem, 'writeText' | 'stat' | 'readText' | 'readBytes'>;
   events: Pick<Context, 'emit'>;
+  /**
+   * Runs after each successful replace (our writes and rollback restores) and returns the file's
+   * version afterwards: the writer puts the original owner back (`keep-owner.ts`), which moves
+   * the version. Omitted: the written version stands.
+   */
+  afterWrite?: AfterWrite;
 }
+
+/** See {@link CommitDeps.afterWrite}. */
+export type AfterWrite = (file: PreparedFile, written: FsVersion) => Promise<FsVersion>;
 
 /** Per-call inputs of the write phase. */
 export interface CommitOptions {
@@ -71,10 +80,11 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
       const outcome = await deps.fs.writeText(file.target, content, decision.intent, signal, policy);
       const entry: WrittenFile = { file, version: outcome.version };
       written.push(entry);
+      if (deps.afterWrite) entry.version = await deps.afterWrite(file, outcome.version);
       const overwritten = overwrittenSave(file, outcome.before);
       if (overwritten !== undefined) entry.restoreText = overwritten;
       if (overwritten !== undefined) throw lostSave(file.path, 'a save landed while the edit was being written');
-      await readBack(deps.fs, file, outcome.version, signal);
+      await readBack(deps.fs, file, entry.version, signal);
     } catch (error) {
       const cause = toWriteActionError(error, {
         path: file.path,
@@ -83,7 +93,7 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
         ...(mode ? { mode } : {}),
       });
       if (written.length === 0) throw nothingWritten(cause);
-      const report = await restoreWritten(deps.fs, written, policy);
+      const report = await restoreWritten(deps.fs, written, policy, deps.afterWrite);
       recordForCurrentAgent(deps, pending, report.restored, options.actor);
       throw partialWriteError(file.path, cause, report);
     }

@@ -8,7 +8,9 @@
  * 3. every target is read as a consistent (text, version) pair and, when the caller gave the text
  *    the edits were computed against (`basis`), still has exactly that text;
  * 4. the file's operations apply cleanly in order (creates honour `overwrite`/`ignoreIfExists`,
- *    edits do not overlap, positions are clamped as the LSP spec says).
+ *    edits do not overlap, positions are clamped as the LSP spec says);
+ * 5. no file the edit writes is read-only or hard-linked, where its local metadata is known
+ *    (`local-file-metadata.ts`, `metadata-refusal.ts`).
  *
  * The result is the complete new content of every target; nothing has been written yet.
  */
@@ -19,6 +21,8 @@ import type { NormalizedWorkspaceEdit } from '../lsp/engine-types.ts';
 import { applyTextEdits } from './apply-text-edits.ts';
 import { collectTargetPaths, type FilePlan, groupStepsByFile } from './edit-plan.ts';
 import { toWriteActionError } from './fs-error-map.ts';
+import type { LocalFileMetadata, LocalFileMetadataProbe } from './local-file-metadata.ts';
+import { refuseUnsafeMetadata } from './metadata-refusal.ts';
 import { type FileSnapshot, readSnapshot } from './read-snapshot.ts';
 
 /** One target, pre-flighted: its plan-time snapshot and its complete new content. */
@@ -38,6 +42,8 @@ export interface PreparedFile {
   editCount: number;
   /** Whether the file must be written at all. */
   changed: boolean;
+  /** Its local owner, mode and links at plan time (only for a changed existing file; undefined when unknown). */
+  metadata?: LocalFileMetadata;
 }
 
 /** What a pre-flight needs. */
@@ -46,6 +52,8 @@ export interface PreflightInput {
   edit: NormalizedWorkspaceEdit;
   basis?: ReadonlyMap<string, string>;
   signal?: AbortSignal;
+  /** Reads what the seam does not report (owner, mode, links); omitted: unknown, nothing checked. */
+  metadata?: LocalFileMetadataProbe;
 }
 
 /** The fs primitives a pre-flight needs. */
@@ -80,6 +88,7 @@ export async function preflight(fs: PreflightFs, input: PreflightInput): Promise
     if (signal?.aborted) throw abortError(signal);
     prepared.push(await prepareFile(fs, plan, requireTarget(targets, plan.paths[0] ?? ''), input));
   }
+  refuseUnsafeMetadata(prepared);
   return prepared;
 }
 
@@ -120,6 +129,8 @@ async function prepareFile(fs: PreflightFs, plan: FilePlan, target: FsTarget, in
     }
   }
   const before = snapshot.exists ? snapshot.text : null;
+  const changed = created || (before !== null && text !== before);
+  const metadata = snapshot.exists && changed && input.metadata ? await input.metadata(target, snapshot.size) : undefined;
   return {
     target,
     path,
@@ -129,7 +140,8 @@ async function prepareFile(fs: PreflightFs, plan: FilePlan, target: FsTarget, in
     bom: snapshot.exists && snapshot.bom,
     operation: snapshot.exists ? 'update' : 'create',
     editCount,
-    changed: created || (before !== null && text !== before),
+    changed,
+    ...(metadata ? { metadata } : {}),
   };
 }
 

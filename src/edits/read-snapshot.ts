@@ -23,6 +23,8 @@ export type FileSnapshot =
       version: FsVersion;
       /** Whether the file starts with a UTF-8 byte order mark. */
       bom: boolean;
+      /** Byte size at `version`, when the seam reports one. */
+      size?: number;
     };
 
 /** The fs primitives a snapshot needs. */
@@ -63,7 +65,7 @@ export async function readSnapshot(fs: SnapshotFs, target: FsTarget, signal?: Ab
       if (second === undefined || second.version !== first.version) continue;
       const bom = await hasByteOrderMark(fs, target, text, second.size, signal);
       if (bom === undefined) continue;
-      return { exists: true, text, version: second.version, bom };
+      return { exists: true, text, version: second.version, bom, ...(second.size !== undefined ? { size: second.size } : {}) };
     }
   } catch (error) {
     throw toWriteActionError(error, { path, stage: 'read', ...(signal ? { signal } : {}) });

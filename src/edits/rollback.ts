@@ -48,12 +48,14 @@ export interface RollbackReport {
  * @param fs the harness file system
  * @param written the files already written, in write order
  * @param policy the sandbox policy the writes ran under
+ * @param afterWrite runs after each restore (puts the owner back) and returns the version then
  * @returns which files were restored and which could not be (with the reason)
  */
 export async function restoreWritten(
   fs: Pick<FileSystem, 'writeText'>,
   written: readonly WrittenFile[],
   policy: SandboxExecutionPolicy | undefined,
+  afterWrite?: (file: PreparedFile, written: FsVersion) => Promise<FsVersion>,
 ): Promise<RollbackReport> {
   const report: RollbackReport = { restored: [], unrestored: [] };
   for (const { file, version, restoreText } of written.toReversed()) {
@@ -68,7 +70,7 @@ export async function restoreWritten(
     try {
       const content = restoreText ?? (file.bom ? '\uFEFF' : '') + file.before;
       const outcome = await writeWithRetry(fs, file, content, version, policy);
-      report.restored.push({ path, file, version: outcome.version });
+      report.restored.push({ path, file, version: afterWrite ? await afterWrite(file, outcome.version) : outcome.version });
     } catch (error) {
       const code = fsErrorCode(error);
       const detail = error instanceof Error ? error.message : String(error);

@@ -15,16 +15,21 @@
  * {@link drainWrites} (`write-drain.ts`); an interrupted edit found in the journal (a crash, or a
  * rollback that could not finish) is recovered first (`journal-recovery.ts`).
  *
- * Nothing here imports `node:fs`: the seam is the only way to the disk, so the sandbox fence,
- * the stale-version guards and whatever execution world the harness mounts all apply.
+ * Content only ever goes through the seam, so the sandbox fence, the stale-version guards and
+ * whatever execution world the harness mounts all apply. The one exception is metadata the seam
+ * neither reports nor keeps: where the target is a local file, its owner, mode and link count are
+ * read with `node:fs` (`local-file-metadata.ts`) so a read-only or hard-linked file is refused,
+ * and the owner is set back after a replace (`keep-owner.ts`); docs/decisions/0041-write-metadata.md.
  */
 import type { Context } from '@deepseek-ai/cordis';
-import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
 import { sandboxDenialMarker } from '@deepseek-ai/dsh-sandbox';
 import { abortError, ActionError } from '../errors.ts';
 import { checkPins } from './check-pins.ts';
-import { commitWrites, type PendingWrite } from './guarded-commit.ts';
+import { type AfterWrite, commitWrites, type PendingWrite } from './guarded-commit.ts';
 import { describeRecovery, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
+import { keepOwner, localOwnerOps, type OwnerOps } from './keep-owner.ts';
+import { localFileMetadata, type LocalFileMetadataProbe } from './local-file-metadata.ts';
 import { type PreparedFile, preflight } from './preflight.ts';
 import { restoreWritten } from './rollback.ts';
 import { runExclusiveWrite } from './write-drain.ts';
@@ -36,6 +41,15 @@ import type { FileChange, WorkspaceWriter, WriteRequest, WriteResult } from './w
 export interface WriterOptions {
   /** Told what a recovery of an interrupted edit did (default: one line on stderr). */
   onRecovered?: (report: RecoveryReport) => void;
+  /**
+   * Reads a target's local owner, mode and link count (default: `node:fs` `stat` when the target
+   * is a local file, else unknown). Tests inject a fake; `unknownFileMetadata` turns it off.
+   */
+  metadata?: LocalFileMetadataProbe;
+  /** Puts the owner back after a replace (default: `node:fs` `chown`/`chmod` with `metadata`). */
+  ownerOps?: OwnerOps;
+  /** Told when a file's owner could not be put back (default: one stderr line per file and writer). */
+  onMetadataWarning?: (warning: string) => void;
 }
 
 /**
@@ -53,6 +67,9 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
   readonly #onRecovered: (report: RecoveryReport) => void;
   /** Roots whose journal this writer has checked. */
   readonly #checked = new Set<string>();
+  readonly #metadata: LocalFileMetadataProbe;
+  readonly #ownerOps: OwnerOps;
+  readonly #onMetadataWarning: (warning: string) => void;
 
   /**
    * @param ctx cordis context: the `fs/write-intent` waterfall and `fs/observed` events run on it
@@ -64,6 +81,9 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     this.#fs = fs;
     this.#journalFs = (ctx as { fs?: FileSystem }).fs ?? fs;
     this.#onRecovered = options.onRecovered ?? ((report) => process.stderr.write(`dsh-lsp-actions: ${describeRecovery(report)}\n`));
+    this.#metadata = options.metadata ?? localFileMetadata;
+    this.#ownerOps = options.ownerOps ?? localOwnerOps(this.#metadata);
+    this.#onMetadataWarning = options.onMetadataWarning ?? warnOncePerFile();
   }
 
   /**
@@ -85,6 +105,18 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     }
     return runExclusiveWrite(request.root, () => this.#applyLocked(request), signal);
   }
+
+  /** Sets a replaced file's owner back; never throws (a failure is a warning, the edit stands). */
+  readonly #keepOwner: AfterWrite = async (file, written): Promise<FsVersion> => {
+    try {
+      const kept = await keepOwner(this.#fs, this.#ownerOps, file.target, file.metadata, written);
+      if (kept.warning !== undefined) this.#onMetadataWarning(kept.warning);
+      return kept.version;
+    } catch (error) {
+      this.#onMetadataWarning(`${file.path}: could not check its owner after the write: ${error instanceof Error ? error.message : String(error)}`);
+      return written;
+    }
+  };
 
   /**
    * Recovers an edit interrupted in `root` (crash, failed rollback) before anything reads the
@@ -112,6 +144,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
       edit: request.edit,
       ...(request.basis ? { basis: request.basis } : {}),
       ...(signal ? { signal } : {}),
+      metadata: this.#metadata,
     });
     if (request.pins && request.pins.size > 0) await checkPins(this.#fs, request.root, request.pins, request.basis, files, signal);
     const changed = files.filter((file) => file.changed);
@@ -135,7 +168,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     };
     let versions;
     try {
-      versions = await commitWrites({ fs: this.#fs, events: this.#events }, pending, options);
+      versions = await commitWrites({ fs: this.#fs, events: this.#events, afterWrite: this.#keepOwner }, pending, options);
     } catch (error) {
       // Rolled back (or nothing written). Keep the journal only while an original is not back on disk.
       if (!restoreFailed(error)) await writeJournal(this.#journalFs, journal, undefined, policy).catch(() => undefined);
@@ -145,7 +178,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
       await writeJournal(this.#journalFs, journal, undefined, policy);
     } catch (error) {
       // A journal still saying "writing" would make the next start undo this edit: undo it now.
-      const report = await restoreWritten(this.#fs, versions, policy);
+      const report = await restoreWritten(this.#fs, versions, policy, this.#keepOwner);
       throw new ActionError(
         'LSP_ACTION_WRITE_FAILED',
         `the edit was written but its journal could not be closed, so it was undone (restored: ${report.restored.map((f) => f.path).join(', ') || 'none'}` +
@@ -190,6 +223,17 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     }
     return readJournal(this.#journalFs, root);
   }
+}
+
+/** @returns a warning sink writing one stderr line per file (the path is the warning's prefix up to `: `) */
+function warnOncePerFile(): (warning: string) => void {
+  const seen = new Set<string>();
+  return (warning) => {
+    const key = warning.slice(0, warning.indexOf(': '));
+    if (seen.has(key)) return;
+    seen.add(key);
+    process.stderr.write(`dsh-lsp-actions: ${warning}\n`);
+  };
 }
 
 /** @returns whether a failed commit left an original that is not back on disk */

@@ -51,7 +51,8 @@ export interface WriteResult {
 /**
  * Applies workspace edits through the harness write path.
  * Throws `ActionError`:
- * - `LSP_ACTION_CONFLICT`: a target changed since it was read, edits overlap, or a target leaves the workspace; nothing written.
+ * - `LSP_ACTION_CONFLICT`: a target changed since it was read, edits overlap, a target leaves the workspace, or a
+ *   target is a read-only file (`reason: "read-only-file"`) or hard-linked (`"hard-link"`); nothing written.
  * - `LSP_ACTION_READ_ONLY`: the sandbox denied the write (`FS_SANDBOX_DENIED`); nothing written.
  * - `LSP_ACTION_UNSUPPORTED`: a resource operation the fs seam cannot perform; refused before any write.
  * - `LSP_ACTION_WRITE_FAILED`: a later write failed; files already written were restored

@@ -145,6 +145,29 @@ describe('DocumentStore', () => {
       ['textDocument/didOpen', 3],
     ]);
   });
+
+  it('prunes the per-path version table when documents close or their server goes away; versions still only grow', async () => {
+    const s = store(1);
+    // the table is private; read its size to prove it stays bounded
+    const tracked = (): number => (s as unknown as { lastVersions: Map<string, number> }).lastVersions.size;
+    const c = stubClient('prune', 2);
+    const paths: string[] = [];
+    for (let i = 0; i < 20; i++) paths.push(await ws.write(`p${i}.txt`, `text ${i}`));
+    for (const path of paths) s.release(s.acquire(c, await s.read(path, undefined, 1 << 20), 'plaintext', ws.root));
+    assert.equal(tracked(), 1, 'only the one open document (cap 1) keeps an entry');
+    // p0 was closed at version 1; reopened with new text, its version is above every version pruned so far
+    await ws.write('p0.txt', 'text 0 again');
+    const again = await s.read(paths[0] as string, undefined, 1 << 20);
+    assert.ok(again.version > 1, `p0 reopened at ${again.version}`);
+    s.release(s.acquire(c, again, 'plaintext', ws.root));
+    assert.equal(tracked(), 1);
+    s.forgetClient(c);
+    assert.equal(tracked(), 0, 'a server that went away leaves no entry');
+    const afterGone = await s.read(paths[0] as string, undefined, 1 << 20);
+    assert.ok(afterGone.version > again.version, `p0 after its server went away: ${afterGone.version} > ${again.version}`);
+    s.closeEverywhere(paths[0] as string);
+    assert.equal(tracked(), 0, 'a deleted file leaves no entry');
+  });
 });
 
 /** An fs over one in-memory file whose `readText` waits until released, counting reads. */
