@@ -19,7 +19,7 @@ import { recoverAtStart } from '../edits/startup-recovery.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
-import { planFileSet, type FileSet } from './check-file-set.ts';
+import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
 import { type CheckReport, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
@@ -119,7 +119,6 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
     }
   }
-  noteSkipped(fileSet, io);
   if (handled.length === 0 && fileSet.configErrors.size === 0) {
     const servers = Object.keys(api.config.servers).join(', ') || 'none';
     const why = fileSet.unconfigured.length > 0 ? ' (TypeScript files outside every tsconfig program are skipped: pass --include-unconfigured)' : '';
@@ -127,6 +126,18 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
+  if (choice !== undefined && !aborted(plan.signal)) {
+    // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
+    const extra = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
+    if (extra.length > 0) {
+      handled.push(...extra);
+      const imported = new Set(extra);
+      fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
+      checked.push(...(await diagnoseAll(api, extra, cmd, io, plan)));
+    }
+  }
+  // After the checks: a file outside `include` that the program imports is checked, not skipped.
+  noteSkipped(fileSet, io);
   const files = [...configReports(fileSet), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const stopped = stopSignalOf(plan.signal);
   const report: CheckReport = {
@@ -217,6 +228,31 @@ function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, pl
   if (anchor === undefined) return;
   // A failed start is reported by the first real request for the files; nothing to say here.
   api.engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+}
+
+/**
+ * Asks each program's server (one file of the program that was checked) for the program's files
+ * and keeps those the plan left out ({@link importedOutsideInclude}). Nothing when the engine
+ * cannot list a project.
+ */
+async function importedFiles(
+  api: LspActionsApi,
+  fileSet: FileSet,
+  handled: readonly string[],
+  isTypeScriptFile: (file: string) => boolean,
+  plan: CheckPlan,
+): Promise<string[]> {
+  if (typeof api.engine.projectFiles !== 'function') return [];
+  const planned = new Set(handled);
+  const extra = new Set<string>();
+  for (const program of fileSet.programs) {
+    const member = program.files.find((file) => planned.has(file));
+    if (member === undefined) continue;
+    const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+    if (listed === undefined) continue;
+    for (const file of importedOutsideInclude(fileSet, listed, isTypeScriptFile, planned)) extra.add(file);
+  }
+  return [...extra].sort();
 }
 
 function configReports(fileSet: FileSet): FileReport[] {

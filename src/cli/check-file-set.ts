@@ -5,7 +5,9 @@
  *   `tsconfig.json` / `jsconfig.json` programs covering the paths ({@link parsePrograms}), inside
  *   the paths, plus files named explicitly. A file in no program is skipped and counted, unless
  *   `--include-unconfigured`. When no program covers the paths at all, there is no compiler file
- *   set to follow and every such file is checked (in tsserver's inferred projects).
+ *   set to follow and every such file is checked (in tsserver's inferred projects). What a
+ *   program imports from outside its `include` is added after its files are checked, from the
+ *   server's own file list ({@link importedOutsideInclude}).
  * - Every other file the walk finds (Python, shell, …): as before; the server decides.
  * - The walk never enters `node_modules`, VCS directories, Python caches and virtual
  *   environments, nor what the project's `.gitignore` ignores (asked from git); a program's own
@@ -39,6 +41,8 @@ export interface FileSet {
   files: string[];
   /** Files given explicitly. */
   explicit: Set<string>;
+  /** Directories given (absolute). */
+  dirs: string[];
   /** Given paths that do not exist. */
   missing: string[];
   /** Programs found (config paths, discovery order). */
@@ -72,6 +76,7 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
   const collected = collectFiles(request.paths, request.cwd, { ignored: ignoredSet });
   const base = {
     explicit: collected.explicit,
+    dirs,
     missing: collected.missing,
     ignored: collected.ignored,
     gitignoreUnread,
@@ -109,6 +114,32 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
     }
   }
   return { ...base, files: [...files].sort(), programs, configErrors, unconfigured, inferred };
+}
+
+/**
+ * Files a program checks that the plan did not list: what its files import from outside its
+ * `include` (`tsc -p` reports errors in them, so `check` does too), inside the given paths. Never
+ * a file under `node_modules` (the default libraries and packages are not the project's source).
+ * @param fileSet the plan
+ * @param listed the program's files as its server lists them (root files, imports, libraries)
+ * @param isTypeScriptFile whether the TypeScript server handles a file
+ * @param planned files already checked
+ * @returns absolute paths to check as well, sorted
+ */
+export function importedOutsideInclude(
+  fileSet: Pick<FileSet, 'dirs' | 'explicit'>,
+  listed: readonly string[],
+  isTypeScriptFile: (path: string) => boolean,
+  planned: ReadonlySet<string>,
+): string[] {
+  const out = new Set<string>();
+  for (const name of listed) {
+    const file = resolve(name);
+    if (planned.has(file) || file.split(sep).includes('node_modules') || !isTypeScriptFile(file)) continue;
+    if (!fileSet.explicit.has(file) && !fileSet.dirs.some((dir) => isInside(dir, file))) continue;
+    out.add(file);
+  }
+  return [...out].sort();
 }
 
 function isDirectory(path: string): boolean {

@@ -40,9 +40,10 @@ const CHECK = `Usage: dsh-lsp-actions check [PATH…] [options]
 Diagnostics for files and directories (default: .), through the same engine as the agent tools
 and the editor backend — the files the compiler checks:
   - TypeScript/JavaScript: the files of the tsconfig.json/jsconfig.json programs covering PATH
-    (include, exclude, files, extends, references), plus files named explicitly. Files in no
-    program are skipped with a note (--include-unconfigured checks them); with no tsconfig at
-    all, every such file is checked. tsconfig errors are reported on the tsconfig.
+    (include, exclude, files, extends, references) and the files they import from outside
+    include, plus files named explicitly. Files in no program are skipped with a note
+    (--include-unconfigured checks them); with no tsconfig at all, every such file is checked.
+    tsconfig errors are reported on the tsconfig.
   - Other files: every file a language server handles.
   Directories are walked recursively, skipping node_modules, .git, .hg, .svn, __pycache__, .venv,
   venv and whatever the project's .gitignore ignores (asked from git). What was skipped is said

@@ -327,6 +327,14 @@ export interface LspEngineApi {
    */
   prestart(serverId: string, path: string, root: string, opts?: CallOptions): Promise<void>;
 
+  /**
+   * Files of the compiler project the file belongs to, as its server knows them — for a
+   * tsserver-backed server, the program's root files, what they import, and the default
+   * libraries. Undefined when no server routed to the file can say (another strategy, no
+   * loaded project). Ask after the project is loaded (e.g. after diagnostics of one of its files).
+   */
+  projectFiles(path: string, root: string, opts?: CallOptions): Promise<string[] | undefined>;
+
   /** Completion from the first server that advertises it. */
   completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;
 

@@ -43,6 +43,7 @@ import { mergeDiagnostics } from './merge-diagnostics.ts';
 import { ServerPool } from './server-pool.ts';
 import { ServerRouter } from './server-routing.ts';
 import { ServerSessions } from './server-sessions.ts';
+import { requestProjectFiles } from './tsserver-project-files.ts';
 import type { FileChange } from './watched-files.ts';
 import { WorkspaceChanges } from './workspace-changes.ts';
 
@@ -207,6 +208,22 @@ export class LspEngine implements LspEngineApi {
     const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
     const lease = await this.pool.lease(serverId, serverRoot, opts.signal);
     lease.release();
+  }
+
+  async projectFiles(path: string, root: string, opts: CallOptions = {}): Promise<string[] | undefined> {
+    this.guard();
+    for (const serverId of this.router.route(path, root).map((r) => r.serverId)) {
+      const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
+      const lease = await this.pool.lease(serverId, serverRoot, opts.signal);
+      try {
+        if (this.collectors.get(lease.client)?.strategy !== 'tsserver') continue;
+        const files = await requestProjectFiles(lease.client, path, opts.signal);
+        if (files !== undefined) return files;
+      } finally {
+        lease.release();
+      }
+    }
+    return undefined;
   }
 
   completion(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<CompletionResult> {

@@ -108,6 +108,26 @@ describe('check and tsc agree on the file set', { timeout: TIMEOUT * 4 }, () => 
     assert.deepEqual(errorsOf(widerDoc), [...tsc.errors, 'test/total.test.ts:2:7 2322'].sort());
   });
 
+  it('a file outside include that the program imports is checked, as tsc -p checks it; one nobody imports is skipped', async () => {
+    const root = project('imported', {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext' }, include: ['src'] }),
+      'src/app.ts': "import { twice } from '../shared/twice.js';\nexport const n: number = twice(2);\n",
+      'shared/twice.ts': 'export function twice(x: number): number {\n  return `${x}${x}`;\n}\n',
+      'shared/unused.ts': 'export const never: number = "not imported";\n',
+    });
+    const tsc = tscErrors(TSC_59, root);
+    assert.deepEqual(tsc.errors, ['shared/twice.ts:2:3 2322'], 'tsc reports the imported file, not the unimported one');
+    const r = await check(root, ['.', '--format', 'json']);
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout) as JsonDoc;
+    assert.deepEqual(errorsOf(doc), tsc.errors);
+    assert.deepEqual(doc.files.map((f) => [f.path, f.state]), [['shared/twice.ts', 'fresh'], ['src/app.ts', 'fresh']]);
+    assert.deepEqual(doc.skipped?.unconfigured, ['shared/unused.ts']);
+
+    const inSrc = await check(root, ['src', '--format', 'json']);
+    assert.equal(inSrc.code, 0, `only src/ was asked for: ${inSrc.stdout}`);
+  });
+
   it('a tsconfig that excludes test/: same errors as tsc; an explicitly named excluded file is still checked', async () => {
     const root = project('exclude', {
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, exclude: ['test'] }),

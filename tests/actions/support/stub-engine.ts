@@ -159,6 +159,10 @@ export class StubEngine implements LspEngineApi {
   onDiagnostics(): () => void {
     return () => {};
   }
+  projectFiles(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+
   prestart(): Promise<void> {
     return Promise.resolve();
   }
