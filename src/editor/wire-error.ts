@@ -16,7 +16,16 @@ export interface WireError {
   message: string;
   /** Additive: the precise code, present when it is not the v1 `code` itself. */
   reason?: string;
+  /** Additive: what a client may route on or show beyond the message ({@link WIRE_DETAIL_KEYS}); absent when none. */
+  details?: Record<string, unknown>;
 }
+
+/**
+ * The error details that reach the wire: why a write was refused (`reason`: `pin-mismatch`,
+ * `basis-mismatch`, `read-only-file`, …), the files involved, and what a failed write restored.
+ * Server internals (stderr tails, peer errors) stay in the message and the log.
+ */
+export const WIRE_DETAIL_KEYS = ['reason', 'paths', 'failedPath', 'restored', 'unrestored'] as const;
 
 const V1_CODE: Record<ActionErrorCode, ActionErrorCode> = {
   LSP_ACTION_UNAVAILABLE: 'LSP_ACTION_UNAVAILABLE',
@@ -64,7 +73,9 @@ export function v1Code(code: ActionErrorCode): ActionErrorCode {
  */
 export function toWireError(error: ActionError): WireError {
   const code = v1Code(error.code);
-  return code === error.code
-    ? { code, message: error.message }
-    : { code, message: error.message, reason: error.code };
+  const wire: WireError = code === error.code ? { code, message: error.message } : { code, message: error.message, reason: error.code };
+  const details: Record<string, unknown> = {};
+  for (const key of WIRE_DETAIL_KEYS) if (error.details[key] !== undefined) details[key] = error.details[key];
+  if (Object.keys(details).length > 0) wire.details = details;
+  return wire;
 }

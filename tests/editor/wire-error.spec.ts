@@ -31,3 +31,14 @@ test('a crashed server is a v1 server failure with its own reason, distinct from
   const none = toWireError(new ActionError('LSP_ACTION_UNAVAILABLE', 'no server'));
   assert.equal(none.reason, undefined);
 });
+
+test('why a write was refused reaches the wire as error.details (reason, paths, restored); server internals do not', () => {
+  const pin = toWireError(new ActionError('LSP_ACTION_CONFLICT', 'changed', { paths: ['/w/a.ts'], reason: 'pin-mismatch', stderrTail: 'secret', serverId: 'tsls' }));
+  assert.deepEqual(pin, { code: 'LSP_ACTION_CONFLICT', message: 'changed', details: { reason: 'pin-mismatch', paths: ['/w/a.ts'] } });
+  const partial = toWireError(
+    new ActionError('LSP_ACTION_WRITE_FAILED', 'm', { paths: ['/w/a.ts', '/w/b.ts'], failedPath: '/w/a.ts', causeCode: 'x', restored: ['/w/b.ts'], unrestored: [] }),
+  );
+  assert.deepEqual(partial.details, { paths: ['/w/a.ts', '/w/b.ts'], failedPath: '/w/a.ts', restored: ['/w/b.ts'], unrestored: [] });
+  assert.equal(partial.reason, 'LSP_ACTION_WRITE_FAILED');
+  assert.equal(toWireError(new ActionError('LSP_ACTION_TIMEOUT', 'late', { serverId: 'tsls' })).details, undefined);
+});
