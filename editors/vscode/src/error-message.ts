@@ -16,6 +16,12 @@ const ADVICE_BY_REASON: Record<string, string> = {
   LSP_ACTION_WRITE_FAILED: 'Nothing was left half-written; check file permissions and try again.',
 };
 
+/** A conflict's `details.reason` when the file did not change but cannot be written as it is. */
+const ADVICE_BY_DETAIL: Record<string, string> = {
+  'read-only-file': 'Nothing was changed: the file is read-only. Make it writable to apply the edit.',
+  'hard-link': 'Nothing was changed: the file has other hard links, which a replace would split. Apply the edit in the editor instead.',
+};
+
 const ADVICE_BY_CODE: Record<string, string> = {
   LSP_ACTION_READ_ONLY: 'Nothing was changed. Writes are off: set "dshLspActions.sandbox" to "workspace-write" to allow them.',
   LSP_ACTION_CONFLICT: 'Nothing was changed: the file changed since it was read. Check the file and try again.',
@@ -36,7 +42,8 @@ const ADVICE_BY_CODE: Record<string, string> = {
  * @returns the notification text, ending with the code (and reason when it differs)
  */
 export function errorNotification(what: string, error: WireError): string {
-  const advice = (error.reason !== undefined ? ADVICE_BY_REASON[error.reason] : undefined) ?? ADVICE_BY_CODE[error.code] ?? '';
+  const detail = typeof error.details?.reason === 'string' ? ADVICE_BY_DETAIL[error.details.reason] : undefined;
+  const advice = detail ?? (error.reason !== undefined ? ADVICE_BY_REASON[error.reason] : undefined) ?? ADVICE_BY_CODE[error.code] ?? '';
   const codes = error.reason !== undefined && error.reason !== error.code ? `${error.code}, ${error.reason}` : error.code;
   const message = error.message.trim().replace(/\.$/, '');
   return `${what} failed: ${message}. ${advice}${advice === '' ? '' : ' '}(${codes})`;

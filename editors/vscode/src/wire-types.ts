@@ -90,6 +90,8 @@ export interface WireError {
   code: string;
   message: string;
   reason?: string;
+  /** Structured detail; `details.reason` refines a conflict (e.g. `read-only-file`). */
+  details?: { reason?: unknown } & Record<string, unknown>;
 }
 
 /** The `lsp.actions.run` envelope. */

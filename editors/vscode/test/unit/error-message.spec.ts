@@ -20,6 +20,14 @@ describe('error notifications', () => {
     assert.match(errorNotification('x', { code: 'LSP_ACTION_CONFLICT', message: 'changed on disk' }), /Nothing was changed: the file changed/);
   });
 
+  it('a read-only or hard-linked target gets its own advice, not "the file changed"', () => {
+    const ro = errorNotification('Rename', { code: 'LSP_ACTION_CONFLICT', message: 'a.ts is read-only', details: { reason: 'read-only-file' } });
+    assert.match(ro, /the file is read-only/);
+    assert.doesNotMatch(ro, /changed since/);
+    assert.match(errorNotification('Format', { code: 'LSP_ACTION_CONFLICT', message: 'linked', details: { reason: 'hard-link' } }), /other hard links/);
+    assert.match(errorNotification('x', { code: 'LSP_ACTION_CONFLICT', message: 'moved', details: { reason: 'basis-mismatch' } }), /the file changed since/);
+  });
+
   it('still show an unknown code, with no invented advice', () => {
     assert.equal(errorNotification('x', { code: 'LSP_FUTURE', message: 'new' }), 'x failed: new. (LSP_FUTURE)');
   });
