@@ -6,7 +6,23 @@
  * command line, so an older Node gets a clear message and exit code 2 instead of a crash
  * inside a dependency. Exits with the command's code once its output is flushed.
  */
+import { enableCompileCache } from 'node:module';
 import { MIN_NODE, nodeVersionSupported } from './package-info.ts';
+
+/**
+ * Turns on Node's on-disk compile cache (its default directory under the temp dir) for this
+ * process and, through `NODE_COMPILE_CACHE`, for the Node processes it starts — the language
+ * servers and the tsconfig reader load megabytes of JavaScript on every run, and a cached compile
+ * shortens each start. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node program.
+ */
+function useCompileCache(): void {
+  try {
+    const { directory } = enableCompileCache();
+    if (directory !== undefined && process.env.NODE_COMPILE_CACHE === undefined) process.env.NODE_COMPILE_CACHE = directory;
+  } catch {
+    // A cache that cannot be set up only costs speed.
+  }
+}
 
 /**
  * Runs the command line on this process and exits with its code.
@@ -19,6 +35,7 @@ export async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  useCompileCache();
   const { runCli } = await import('./run-cli.ts');
   const code = await runCli(process.argv.slice(2), {
     stdin: process.stdin,
