@@ -13,9 +13,11 @@
  *   after its version check must be the text we planned against (else a save landed between its
  *   check and its replace, and our replace overwrote it: the saved text is put back and the edit
  *   is a conflict), and the file is read back after the replace (else someone wrote after us:
- *   their text stays, the edit is a conflict). What the seam cannot let us see: a save that lands
- *   after the seam read the file and is replaced by our rename within the same write (the
- *   staging write and fsync, typically under a few ms) — see docs/reliability.md.
+ *   their text stays, the edit is a conflict). A save written in place after the seam read the
+ *   file lands in the file our rename takes out of the directory: for a local file a witness
+ *   holds that file open and reads it after the replace (`save-witness.ts`), and a changed text
+ *   is put back as a conflict. What stays unseen: a save that itself replaces the file by rename
+ *   inside the seam's write — see docs/reliability.md.
  */
 import type { Context } from '@deepseek-ai/cordis';
 import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
@@ -24,6 +26,7 @@ import { abortError, ActionError } from '../errors.ts';
 import { toWriteActionError } from './fs-error-map.ts';
 import type { PreparedFile } from './preflight.ts';
 import { readSnapshot } from './read-snapshot.ts';
+import type { SaveWitness } from './save-witness.ts';
 import { type RollbackReport, restoreWritten, type WrittenFile } from './rollback.ts';
 import type { IntentDecision } from './write-intent.ts';
 
@@ -43,6 +46,11 @@ export interface CommitDeps {
    * the version. Omitted: the written version stands.
    */
   afterWrite?: AfterWrite;
+  /**
+   * Opens a witness on a local file before its replace (`save-witness.ts`): a save written in
+   * place while the seam replaced the file is then seen and put back. Omitted: not watched.
+   */
+  witness?: (file: PreparedFile) => Promise<SaveWitness | undefined>;
 }
 
 /** See {@link CommitDeps.afterWrite}. */
@@ -77,10 +85,24 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
     try {
       if (signal?.aborted) throw abortError(signal);
       const content = (file.bom ? '\uFEFF' : '') + file.after;
-      const outcome = await deps.fs.writeText(file.target, content, decision.intent, signal, policy);
+      const witness = deps.witness === undefined ? undefined : await deps.witness(file);
+      let outcome: Awaited<ReturnType<CommitDeps['fs']['writeText']>>;
+      let replaced: string | undefined;
+      try {
+        outcome = await deps.fs.writeText(file.target, content, decision.intent, signal, policy);
+        replaced = await witness?.replacedText();
+      } finally {
+        await witness?.close();
+      }
       const entry: WrittenFile = { file, version: outcome.version };
       written.push(entry);
       if (deps.afterWrite) entry.version = await deps.afterWrite(file, outcome.version);
+      const original = file.before === null ? undefined : (file.bom ? '\uFEFF' : '') + file.before;
+      if (replaced !== undefined && original !== undefined && replaced !== original) {
+        // Saved in place into the file our replace took out of the directory: theirs goes back.
+        entry.restoreText = replaced;
+        throw lostSave(file.path, 'a save landed in the file while the edit replaced it');
+      }
       const overwritten = overwrittenSave(file, outcome.before);
       if (overwritten !== undefined) entry.restoreText = overwritten;
       if (overwritten !== undefined) throw lostSave(file.path, 'a save landed while the edit was being written');

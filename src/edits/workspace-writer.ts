@@ -32,6 +32,7 @@ import { keepOwner, localOwnerOps, type OwnerOps } from './keep-owner.ts';
 import { localFileMetadata, type LocalFileMetadataProbe } from './local-file-metadata.ts';
 import { type PreparedFile, preflight } from './preflight.ts';
 import { restoreWritten } from './rollback.ts';
+import { openSaveWitness, type SaveWitness, type SaveWitnessOpener } from './save-witness.ts';
 import { runExclusiveWrite } from './write-drain.ts';
 import { decideWriteIntent } from './write-intent.ts';
 import { isOtherLiveProcess, journalEntry, type JournalState, readJournal, sha256Hex, writeJournal } from './write-journal.ts';
@@ -50,6 +51,8 @@ export interface WriterOptions {
   ownerOps?: OwnerOps;
   /** Told when a file's owner could not be put back (default: one stderr line per file and writer). */
   onMetadataWarning?: (warning: string) => void;
+  /** Opens the lost-save witness on a local file (default: `node:fs`, `save-witness.ts`). */
+  saveWitness?: SaveWitnessOpener;
 }
 
 /**
@@ -70,6 +73,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
   readonly #metadata: LocalFileMetadataProbe;
   readonly #ownerOps: OwnerOps;
   readonly #onMetadataWarning: (warning: string) => void;
+  readonly #openWitness: SaveWitnessOpener;
 
   /**
    * @param ctx cordis context: the `fs/write-intent` waterfall and `fs/observed` events run on it
@@ -84,6 +88,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     this.#metadata = options.metadata ?? localFileMetadata;
     this.#ownerOps = options.ownerOps ?? localOwnerOps(this.#metadata);
     this.#onMetadataWarning = options.onMetadataWarning ?? warnOncePerFile();
+    this.#openWitness = options.saveWitness ?? openSaveWitness;
   }
 
   /**
@@ -105,6 +110,10 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     }
     return runExclusiveWrite(request.root, () => this.#applyLocked(request), signal);
   }
+
+  /** A witness on a local file whose metadata preflight read (the seam's key is its path). */
+  readonly #witness = (file: PreparedFile): Promise<SaveWitness | undefined> =>
+    file.metadata === undefined ? Promise.resolve(undefined) : this.#openWitness(String(file.target.targetKey), file.metadata);
 
   /** Sets a replaced file's owner back; never throws (a failure is a warning, the edit stands). */
   readonly #keepOwner: AfterWrite = async (file, written): Promise<FsVersion> => {
@@ -168,7 +177,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     };
     let versions;
     try {
-      versions = await commitWrites({ fs: this.#fs, events: this.#events, afterWrite: this.#keepOwner }, pending, options);
+      versions = await commitWrites({ fs: this.#fs, events: this.#events, afterWrite: this.#keepOwner, witness: this.#witness }, pending, options);
     } catch (error) {
       // Rolled back (or nothing written). Keep the journal only while an original is not back on disk.
       if (!restoreFailed(error)) await writeJournal(this.#journalFs, journal, undefined, policy).catch(() => undefined);
