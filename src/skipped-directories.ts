@@ -2,10 +2,10 @@
  * Directory names a workspace walk never descends into: dependencies, VCS metadata, Python
  * caches and virtual environments. An explicitly given path is always used.
  *
- * `check` skips only these, plus what the project itself says (its `.gitignore`, its tsconfig
- * `exclude`): a library may keep its sources in `lib/`, so a directory's name is no proof of
- * build output. The model tool's bounded workspace walk, which has no project knowledge yet,
- * additionally skips the usual build-output names ({@link BUILD_OUTPUT_DIRECTORIES}).
+ * Both walks skip only these, plus what the project itself says: `check` its `.gitignore` (asked
+ * from git) and its tsconfig `exclude`; the model tool's bounded walk the plain directory names of
+ * the root `.gitignore` (`tools/gitignore-names.ts`). A library may keep its sources in `lib/`,
+ * so a directory's name is no proof of build output.
  */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   'node_modules',
@@ -18,6 +18,3 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   // this package's write journal (src/edits/write-journal.ts)
   '.dsh-lsp-actions',
 ]);
-
-/** Common build-output names, a guess the workspace-wide model tool still makes. */
-export const BUILD_OUTPUT_DIRECTORIES: ReadonlySet<string> = new Set(['dist', 'lib']);

@@ -2,14 +2,17 @@
  * The files a workspace-wide `lsp_diagnostics` looks at: a breadth-first walk of the session
  * workspace through the harness fs (`ctx.fs.listDir`, never `node:fs`), keeping the files some
  * configured language server handles (the engine's own routing), shallow files first, bounded.
- * Dependency, VCS and build-output directories and hidden directories are not descended into.
+ * Dependency and VCS directories, hidden directories, and the directory names the root
+ * `.gitignore` excludes (`gitignore-names.ts`) are not descended into — not `lib` or `dist` by
+ * name: a library may keep its sources in `lib/`.
  */
 import { join } from 'node:path';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { BUILD_OUTPUT_DIRECTORIES, SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
 import type { ServerConfig } from '../config.ts';
 import { abortError } from '../errors.ts';
 import { ServerRouter } from '../lsp/server-routing.ts';
+import { SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
+import { type IgnoredNames, readIgnoredNames } from './gitignore-names.ts';
 
 /** Directories listed per file wanted, at most (bounds the walk of trees with few source files). */
 const DIRECTORIES_PER_FILE = 4;
@@ -30,9 +33,10 @@ export type WorkspaceFileLister = (root: string, max: number, signal: AbortSigna
  * @param servers the configured servers (routing decides which files count)
  * @returns a lister over that fs
  */
-export function workspaceFileLister(fs: Pick<FileSystem, 'resolve' | 'listDir'>, servers: Record<string, ServerConfig>): WorkspaceFileLister {
+export function workspaceFileLister(fs: Pick<FileSystem, 'resolve' | 'listDir' | 'readText'>, servers: Record<string, ServerConfig>): WorkspaceFileLister {
   const router = new ServerRouter(servers);
-  return (root, max, signal) => listWorkspaceFiles(fs, root, (path) => router.route(path, root).length > 0, max, signal);
+  return async (root, max, signal) =>
+    listWorkspaceFiles(fs, root, (path) => router.route(path, root).length > 0, max, signal, await readIgnoredNames(fs, root, signal));
 }
 
 /**
@@ -41,6 +45,7 @@ export function workspaceFileLister(fs: Pick<FileSystem, 'resolve' | 'listDir'>,
  * @param accept whether a file counts
  * @param max most files to return
  * @param signal cancels the walk
+ * @param ignored directory names not descended into (the root `.gitignore`'s plain names)
  * @returns the files found, and whether the walk was cut short
  */
 export async function listWorkspaceFiles(
@@ -49,6 +54,7 @@ export async function listWorkspaceFiles(
   accept: (path: string) => boolean,
   max: number,
   signal: AbortSignal,
+  ignored?: IgnoredNames,
 ): Promise<WorkspaceFiles> {
   const files: string[] = [];
   const queue: string[] = [root];
@@ -72,7 +78,12 @@ export async function listWorkspaceFiles(
     for (const entry of sorted) {
       const path = join(dir, entry.name);
       if (entry.type === 'directory') {
-        if (!entry.name.startsWith('.') && !SKIPPED_DIRECTORIES.has(entry.name) && !BUILD_OUTPUT_DIRECTORIES.has(entry.name)) queue.push(path);
+        const skipped =
+          entry.name.startsWith('.') ||
+          SKIPPED_DIRECTORIES.has(entry.name) ||
+          ignored?.anywhere.has(entry.name) === true ||
+          (dir === root && ignored?.atRoot.has(entry.name) === true);
+        if (!skipped) queue.push(path);
       } else if (entry.type === 'file' && accept(path)) {
         if (files.length >= max) return { files, more: true };
         files.push(path);
