@@ -2,10 +2,11 @@
  * `dsh-lsp-actions check` against `tsc --noEmit -p` on the same generated project, side by side
  * (issue 9: targets ≤ 1.5× tsc's wall time, ≤ 2× its peak memory).
  *
- *   npm run build && node bench/check-vs-tsc.ts [--files N] [--rounds N] [--write] [--keep]
+ *   npm run build && node bench/check-vs-tsc.ts [--files N] [--classes N] [--rounds N] [--write] [--keep]
  *
  * Generates a TypeScript project of N files (default 300: a tsconfig, N-1 modules importing
- * lower-numbered ones, three of them with a type error) in a temp directory; then, per round,
+ * lower-numbered ones, three of them with a type error; `--classes K` gives each module K
+ * interface/class/function groups, ~14 lines each, default 1) in a temp directory; then, per round,
  * runs `tsc --noEmit -p .` (the embedded TypeScript 5.9.3) and `check .` (the built CLI, which
  * picks the same TypeScript) one after the other, each a fresh process tree. Wall time is from
  * spawn to exit; peak memory is the largest sum of RSS over the process and all its descendants
@@ -15,10 +16,11 @@
  * the generated project in place and prints where.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { errorModulesOf, generateCheckProject } from './check-project.ts';
 import { fmtLoad, machineFacts } from './machine.ts';
 import { treeRss } from './process-tree.ts';
 
@@ -33,48 +35,18 @@ const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '3' },
+    classes: { type: 'string', default: '1' },
     write: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 });
 const FILES = Number(values.files);
 const ROUNDS = Number(values.rounds);
+/** Declaration groups per module (interface, class, two functions): 1 ≈ 20 lines, 6 ≈ 80. */
+const CLASSES = Math.max(1, Number(values.classes));
 
 /** Three modules hold one type error each; the rest are clean. */
-const ERROR_MODULES = new Set([7, Math.floor(FILES / 2), FILES - 2]);
-
-function generate(root: string): void {
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'bench-check-vs-tsc', private: true, type: 'module' }));
-  writeFileSync(
-    join(root, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', skipLibCheck: true }, include: ['src'] }),
-  );
-  mkdirSync(join(root, 'src'), { recursive: true });
-  for (let i = 0; i < FILES - 1; i++) {
-    const imports = [i - 1, i - 3, i - 7].filter((j) => j >= 0);
-    const lines = imports.map((j) => `import { Item${j}, make${j} } from './m${j}.js';`);
-    lines.push(
-      '',
-      `export interface Item${i} { id: number; name: string; tags: string[]; parent?: Item${i} }`,
-      `export class Store${i} {`,
-      `  private readonly items = new Map<number, Item${i}>();`,
-      `  add(item: Item${i}): this { this.items.set(item.id, item); return this; }`,
-      `  find(pred: (item: Item${i}) => boolean): Item${i} | undefined { return [...this.items.values()].find(pred); }`,
-      `  names(): string[] { return [...this.items.values()].map((it) => it.name.toUpperCase()); }`,
-      '}',
-      `export function make${i}(id: number): Item${i} {`,
-      `  return { id, name: \`item-\${id}\`, tags: ['t${i}'] };`,
-      '}',
-      `export function total${i}(store: Store${i}): number {`,
-      `  return store.names().reduce((sum, n) => sum + n.length, 0);`,
-      '}',
-      ...imports.map((j) => `export const from${j}: Item${j} = make${j}(${i});`),
-      ERROR_MODULES.has(i) ? `export const broken${i}: number = make${i}(1).name;` : `export const ok${i}: string = make${i}(1).name;`,
-      '',
-    );
-    writeFileSync(join(root, 'src', `m${i}.ts`), lines.join('\n'));
-  }
-}
+const ERROR_MODULES = errorModulesOf(FILES);
 
 interface Sample {
   wallMs: number;
@@ -129,7 +101,7 @@ async function main(): Promise<void> {
   const tsc: Sample[] = [];
   const check: Sample[] = [];
   try {
-    generate(root);
+    generateCheckProject(root, FILES, CLASSES);
     for (let round = 0; round < ROUNDS; round++) {
       const t = await measure([TSC, '--noEmit', '-p', '.', '--pretty', 'false'], root);
       const c = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root);
@@ -155,8 +127,8 @@ async function main(): Promise<void> {
     START,
     '## check vs tsc',
     '',
-    `Command: \`npm run build && node bench/check-vs-tsc.ts --files ${FILES} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`,
-    `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`,
+    `Command: \`npm run build && node bench/check-vs-tsc.ts --files ${FILES}${CLASSES > 1 ? ` --classes ${CLASSES}` : ''} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`,
+    `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules of ${CLASSES} declaration group${CLASSES > 1 ? 's' : ''} each, ~${6 + 14 * CLASSES} lines, importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`,
     `Load average (1 / 5 / 15 min): ${fmtLoad(before.load)} at start, ${fmtLoad(after.load)} at the end, on ${before.cpuCount} CPUs — the machine is shared.`,
     '',
     '| Tool | Wall median (ms) | Wall per round (ms) | Peak RSS median (MiB, whole process tree) | Processes |',
