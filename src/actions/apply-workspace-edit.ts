@@ -1,9 +1,10 @@
 /**
  * The one way actions write: a normalised workspace edit goes through `services.writer` with the
  * invocation's write grant, against the text the server computed it from — the request's
- * document exactly as it was when the request was sent (`EditBasis` from the engine), other
- * documents as the engine has them open — so a file changed since the server saw it is a
- * conflict, never clobbered. Versioned `documentChanges` must name the version we had synced.
+ * document exactly as it was when the request was sent (`EditBasis` from the engine), and every
+ * other document open on that server as it was then too (`EditBasis.others`; a file not open
+ * there is checked against the disk as preflight reads it) — so a file changed since the server
+ * saw it is a conflict, never clobbered. Versioned `documentChanges` must name the version we had synced.
  * The editor's pin (`expectedSha256`) must match the request document's basis. After the write
  * the engine is told which files changed, so the next diagnostics see the new text.
  */
@@ -65,7 +66,7 @@ export function checkStepVersions(
 ): void {
   for (const step of edit.steps) {
     if (step.kind !== 'edit' || typeof step.version !== 'number') continue;
-    const ours = step.path === basis?.path ? basis.version : documentText(step.path)?.version;
+    const ours = step.path === basis?.path ? basis.version : (basis?.others?.get(step.path)?.version ?? documentText(step.path)?.version);
     if (ours === step.version) continue;
     throw new ActionError(
       'LSP_ACTION_CONFLICT',
@@ -98,6 +99,15 @@ export async function applyWorkspaceEdit(
   const documentText = (path: string): { text: string; version: number } | undefined => services.engine.documentText(path);
   checkStepVersions(edit, tie.basis, documentText);
   const basis = basisFor(edit, documentText);
+  // What the server had when the request was sent wins over our copy now (a later sync moved it).
+  const others = tie.basis?.others;
+  if (others !== undefined) {
+    for (const step of edit.steps) {
+      const path = step.kind === 'rename' ? step.oldPath : step.path;
+      const then = others.get(path);
+      if (then !== undefined) basis.set(path, then.text);
+    }
+  }
   if (tie.basis) basis.set(tie.basis.path, tie.basis.text);
   const result = await services.writer.apply({
     root,

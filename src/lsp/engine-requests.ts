@@ -43,7 +43,12 @@ const textDocument = (s: Session): { uri: string } => ({ uri: s.doc.uri });
  * @returns a copy of the text and version the server has of the document (the session's
  *   document object is updated in place by later syncs, so it is copied here)
  */
-const basisOf = (s: Session): EditBasis => ({ path: s.doc.path, version: s.doc.version, text: s.doc.text });
+const basisOf = (s: Session, others: ReadonlyMap<string, { version: number; text: string }>): EditBasis => ({
+  path: s.doc.path,
+  version: s.doc.version,
+  text: s.doc.text,
+  others,
+});
 
 /** Request methods over {@link ServerSessions}. */
 export class EngineRequests {
@@ -95,7 +100,7 @@ export class EngineRequests {
         triggerKind: 1,
       };
       if (only !== undefined) context.only = only;
-      const basis = basisOf(s);
+      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
       const raw = await s.client.request('textDocument/codeAction', { textDocument: textDocument(s), range: serverRange, context }, signal);
       const resolvable = s.client.registry.has('codeAction/resolve');
       const items = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeActions(ctx, raw, s.doc.path, resolvable));
@@ -118,7 +123,7 @@ export class EngineRequests {
   resolveCodeAction(target: DocumentTarget, item: CodeActionItem, signal?: AbortSignal): Promise<CodeActionItem> {
     return this.onServer(target, item.serverId, signal, async (s) => {
       if (!s.client.registry.has('codeAction/resolve') || !isObject(item.raw) || typeof item.raw.command === 'string') return item;
-      const basis = basisOf(s);
+      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
       const raw = await s.client.request('codeAction/resolve', item.raw, signal);
       const resolved = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeAction(ctx, raw, s.doc.path, false));
       return { ...resolved, needsResolve: false, basis };
@@ -144,7 +149,7 @@ export class EngineRequests {
         throw new ActionError('LSP_ACTION_UNSUPPORTED', `${serverId} does not list the command ${command.command}`, { serverId, command: command.command });
       }
       return this.oneCommandAt(s.client, signal, async () => {
-        const basis = basisOf(s);
+        const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
         const writing = new Set<Promise<ApplyWorkspaceEditResult>>();
         const apply = async (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
           try {
@@ -194,7 +199,7 @@ export class EngineRequests {
       const options = { ...this.config.servers[s.route.serverId]?.formattingOptions };
       const params: Record<string, unknown> = { textDocument: textDocument(s), options };
       if (range !== undefined) params.range = this.sessions.rangeToServer(s, range);
-      const basis = basisOf(s);
+      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
       const raw = await s.client.request(method, params, signal);
       return { serverId: s.route.serverId, edits: this.sessions.normalizeLocal(s, (ctx) => normalizeTextEdits(ctx, raw, s.doc.path, method)), basis };
     });
@@ -222,7 +227,7 @@ export class EngineRequests {
   /** @returns the rename's workspace edit */
   rename(target: DocumentTarget, position: Position, newName: string, signal?: AbortSignal): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit; basis: EditBasis }> {
     return this.sessions.first(target, 'textDocument/rename', signal, async (s) => {
-      const basis = basisOf(s);
+      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
       const raw = await s.client.request('textDocument/rename', { ...this.at(s, position), newName }, signal);
       return { serverId: s.route.serverId, edit: await this.sessions.normalizeAcross(s.client, (ctx) => normalizeWorkspaceEdit(ctx, raw, 'rename')), basis };
     });

@@ -148,6 +148,12 @@ export interface EditBasis {
   /** Our document version the server had (`textDocument.version` of the last didOpen/didChange). */
   version: number;
   text: string;
+  /**
+   * The other documents open on the same server when the request was sent, by path: the text
+   * the server had of each, so an edit of another file (a rename across files) is checked
+   * against what the server computed it from, not against a later sync of ours.
+   */
+  others?: ReadonlyMap<string, { version: number; text: string }>;
 }
 
 /** A code action or a bare command, normalised. */

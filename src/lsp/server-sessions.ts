@@ -47,6 +47,18 @@ export class ServerSessions {
   private readonly beforeRequest: () => Promise<void>;
 
   /**
+   * @param client a server
+   * @param except a path to leave out (the request's own document)
+   * @returns the text and version of every other document open on it, as the server has them
+   *   now (strings are immutable: a later sync replaces them, it does not change these)
+   */
+  openTexts(client: LanguageClient, except: string): Map<string, { version: number; text: string }> {
+    const out = new Map<string, { version: number; text: string }>();
+    for (const doc of this.store.docsOf(client)) if (doc.path !== except) out.set(doc.path, { version: doc.version, text: doc.text });
+    return out;
+  }
+
+  /**
    * @param deps config, fs seam, router, pool, store
    * @param deps.config plugin config
    * @param deps.fs harness file system

@@ -58,6 +58,42 @@ describe('edits are tied to the text they were computed against', () => {
     assert.deepEqual([...(services.writer.requests[0]?.pins ?? [])], [[A, pin]]);
   });
 
+  it('another file of a rename is checked against the text the server had when the request was sent, not our later copy', async () => {
+    const B = '/ws/b.ts';
+    const services = makeServices();
+    services.writer.disk.set(A, 'export const x = 1;\n');
+    services.writer.disk.set(B, "import { x } from './a';\nconsole.log(x); // saved since\n");
+    services.engine.docs.set(A, 'export const x = 1;\n');
+    // our copy of b.ts followed the save (a later request synced it); the server computed against the old text
+    services.engine.docs.set(B, "import { x } from './a';\nconsole.log(x); // saved since\n");
+    services.engine.basis = {
+      path: A,
+      version: 1,
+      text: 'export const x = 1;\n',
+      others: new Map([[B, { version: 2, text: "import { x } from './a';\nconsole.log(x);\n" }]]),
+    };
+    services.engine.renameEdit = {
+      steps: [
+        { kind: 'edit', path: A, edits: [edit(range(0, 13, 0, 14), 'y')] },
+        { kind: 'edit', path: B, edits: [edit(range(0, 9, 0, 10), 'y'), edit(range(1, 12, 1, 13), 'y')] },
+      ],
+    };
+    await assert.rejects(
+      renameSymbolAction.run({ workspaceRoot: ROOT, filePath: 'a.ts', position: { line: 0, character: 13 }, newName: 'y' }, services, invocation(true)),
+      actionError('LSP_ACTION_CONFLICT'),
+    );
+    assert.equal(services.writer.requests[0]?.basis?.get(B), "import { x } from './a';\nconsole.log(x);\n");
+    assert.equal(services.writer.disk.get(B), "import { x } from './a';\nconsole.log(x); // saved since\n", 'b.ts untouched');
+    assert.equal(services.writer.disk.get(A), 'export const x = 1;\n', 'a.ts untouched');
+  });
+
+  it('a versioned step of another document is checked against its send-time version', () => {
+    const basis = { path: A, version: 4, text: '', others: new Map([['/ws/b.ts', { version: 7, text: '' }]]) };
+    const other = (version: number) => ({ steps: [{ kind: 'edit' as const, path: '/ws/b.ts', version, edits: [] }] });
+    assert.doesNotThrow(() => checkStepVersions(other(7), basis, () => ({ version: 8 })));
+    assert.throws(() => checkStepVersions(other(8), basis, () => ({ version: 8 })), (error: unknown) => isActionError(error) && error.details.reason === 'version-mismatch');
+  });
+
   it('expectedSha256 must be 64 hex digits; it is lowercased', () => {
     assert.equal(pinOf('AB'.repeat(32)).expectedSha256, 'ab'.repeat(32));
     for (const bad of ['abc', 'g'.repeat(64), 42]) {
