@@ -8,11 +8,21 @@
  * start or write retries).
  */
 import { basename, dirname } from 'node:path';
-import type { FileSystem, FsTarget } from '@deepseek-ai/dsh-fs';
+import type { FileSystem, FsTarget, FsVersion } from '@deepseek-ai/dsh-fs';
 import type { SandboxExecutionPolicy } from '@deepseek-ai/dsh-sandbox';
 import { fsErrorCode } from './fs-error-map.ts';
 import { readSnapshot } from './read-snapshot.ts';
-import { isOtherLiveProcess, JOURNAL_DIR, type JournalEntry, type JournalFile, type JournalState, readJournal, sha256Hex, writeJournal } from './write-journal.ts';
+import {
+  isOtherLiveProcess,
+  JOURNAL_DIR,
+  type JournalEntry,
+  type JournalFile,
+  type JournalOwner,
+  type JournalState,
+  readJournal,
+  sha256Hex,
+  writeJournal,
+} from './write-journal.ts';
 
 /** What a recovery did. */
 export interface RecoveryReport {
@@ -38,6 +48,12 @@ export interface RecoveryOptions {
   policy?: SandboxExecutionPolicy;
   /** Deletes a staging folder (the CLI passes a node:fs one; the fs seam has no delete). */
   removeStaging?: (path: string) => Promise<void>;
+  /**
+   * Puts a restored file's owner back (the seam's replace gives it the writer's); called after
+   * each restore whose journal entry recorded the owner. Omitted: owners are left as the seam
+   * leaves them. A failure only costs the owner, never the restore.
+   */
+  restoreOwner?: (target: FsTarget, owner: JournalOwner, written: FsVersion) => Promise<void>;
 }
 
 /** The fs primitives a recovery needs. */
@@ -62,7 +78,7 @@ export async function recoverWrites(fs: RecoveryFs, root: string, options: Recov
   report.found = true;
   let failed = false;
   for (const file of entry.files) {
-    failed = (await restoreOne(fs, root, file, options.policy, report)) || failed;
+    failed = (await restoreOne(fs, root, file, options, report)) || failed;
   }
   await sweepStaging(fs, root, entry, options, report);
   if (!failed) {
@@ -92,7 +108,7 @@ export function describeRecovery(report: RecoveryReport): string {
 }
 
 /** @returns true when a restore failed for a reason worth retrying */
-async function restoreOne(fs: RecoveryFs, root: string, file: JournalFile, policy: SandboxExecutionPolicy | undefined, report: RecoveryReport): Promise<boolean> {
+async function restoreOne(fs: RecoveryFs, root: string, file: JournalFile, options: RecoveryOptions, report: RecoveryReport): Promise<boolean> {
   let target: FsTarget;
   try {
     target = await fs.resolve(file.path, { cwd: root });
@@ -116,8 +132,9 @@ async function restoreOne(fs: RecoveryFs, root: string, file: JournalFile, polic
       report.unrestored.push({ path: file.path, reason: 'the edit created it, and the harness file system cannot delete files; it is still there' });
       return false;
     }
-    await fs.writeText(target, original, { kind: 'replaceIfVersion', version: snapshot.version }, undefined, policy);
+    const outcome = await fs.writeText(target, original, { kind: 'replaceIfVersion', version: snapshot.version }, undefined, options.policy);
     report.restored.push(file.path);
+    if (options.restoreOwner !== undefined && isOwner(file.owner)) await options.restoreOwner(target, file.owner, outcome.version).catch(() => undefined);
     return false;
   } catch (error) {
     const code = fsErrorCode(error);
@@ -162,4 +179,9 @@ async function sweepStaging(fs: RecoveryFs, root: string, entry: JournalEntry, o
       }
     }
   }
+}
+
+function isOwner(value: unknown): value is JournalOwner {
+  const owner = value as Partial<JournalOwner> | undefined;
+  return typeof owner?.uid === 'number' && typeof owner.gid === 'number' && typeof owner.mode === 'number';
 }

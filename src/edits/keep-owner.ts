@@ -79,3 +79,23 @@ export async function keepOwner(
   }
   return { version: (await fs.stat(target))?.version ?? written };
 }
+
+/**
+ * The journal replay's owner keeper (`RecoveryOptions.restoreOwner`) over the local disk: after a
+ * crash the original owner is known only from the journal.
+ * @param fs the seam the replay writes through
+ * @param ops probe, chown, chmod (default: `node:fs` with the local probe)
+ * @returns the hook; it never throws
+ */
+export function journalOwnerRestorer(
+  fs: Pick<FileSystem, 'stat'>,
+  ops: OwnerOps,
+): (target: FsTarget, owner: { uid: number; gid: number; mode: number }, written: FsVersion) => Promise<void> {
+  return async (target, owner, written) => {
+    try {
+      await keepOwner(fs, ops, target, { ...owner, nlink: 1, ino: 0, dev: 0 }, written);
+    } catch {
+      // The content is back; only the owner could not be.
+    }
+  };
+}

@@ -6,6 +6,8 @@
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { describeRecovery, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
+import { journalOwnerRestorer, localOwnerOps } from './keep-owner.ts';
+import { localFileMetadata } from './local-file-metadata.ts';
 import { runExclusiveWrite } from './write-drain.ts';
 
 /**
@@ -22,7 +24,12 @@ export async function recoverAtStart(
   const found: RecoveryReport[] = [];
   for (const root of roots) {
     try {
-      const report = await runExclusiveWrite(root, () => recoverWrites(fs, root, options.removeStaging ? { removeStaging: options.removeStaging } : {}));
+      const report = await runExclusiveWrite(root, () =>
+        recoverWrites(fs, root, {
+          ...(options.removeStaging ? { removeStaging: options.removeStaging } : {}),
+          restoreOwner: journalOwnerRestorer(fs, localOwnerOps(localFileMetadata)),
+        }),
+      );
       if (!report.found) continue;
       found.push(report);
       options.report(describeRecovery(report));

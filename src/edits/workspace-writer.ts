@@ -28,7 +28,7 @@ import { abortError, ActionError } from '../errors.ts';
 import { checkPins } from './check-pins.ts';
 import { type AfterWrite, commitWrites, type PendingWrite } from './guarded-commit.ts';
 import { describeRecovery, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
-import { keepOwner, localOwnerOps, type OwnerOps } from './keep-owner.ts';
+import { journalOwnerRestorer, keepOwner, localOwnerOps, type OwnerOps } from './keep-owner.ts';
 import { localFileMetadata, type LocalFileMetadataProbe } from './local-file-metadata.ts';
 import { type PreparedFile, preflight } from './preflight.ts';
 import { restoreWritten } from './rollback.ts';
@@ -166,7 +166,13 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     if (signal?.aborted) throw abortError(signal);
     const entry = journalEntry(
       request.root,
-      changed.map((file) => ({ path: file.path, before: file.before, bom: file.bom, afterSha256: sha256Hex((file.bom ? '\uFEFF' : '') + file.after) })),
+      changed.map((file) => ({
+        path: file.path,
+        before: file.before,
+        bom: file.bom,
+        afterSha256: sha256Hex((file.bom ? '\uFEFF' : '') + file.after),
+        ...(file.metadata ? { owner: { uid: file.metadata.uid, gid: file.metadata.gid, mode: file.metadata.mode } } : {}),
+      })),
     );
     journal = await writeJournal(this.#journalFs, journal, entry, policy);
     const options = {
@@ -221,7 +227,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
         { paths: [journal.target.displayPath], reason: 'journal-busy' },
       );
     }
-    const report = await recoverWrites(this.#journalFs, root, policy ? { policy } : {}, journal);
+    const report = await recoverWrites(this.#journalFs, root, { ...(policy ? { policy } : {}), restoreOwner: journalOwnerRestorer(this.#journalFs, this.#ownerOps) }, journal);
     this.#onRecovered(report);
     if (!report.cleared) {
       throw new ActionError(

@@ -29,6 +29,15 @@ export interface JournalFile {
   bom: boolean;
   /** SHA-256 of the complete text the edit writes (BOM included), to recognise our write. */
   afterSha256: string;
+  /** Owner, group and permission bits before the edit, when known (a local file): a restore puts them back. */
+  owner?: JournalOwner;
+}
+
+/** A file's owner and permission bits as `stat(2)` gave them. */
+export interface JournalOwner {
+  uid: number;
+  gid: number;
+  mode: number;
 }
 
 /** A journal in state `writing`. */

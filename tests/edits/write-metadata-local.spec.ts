@@ -5,7 +5,10 @@
  * another user keeps its owner and mode through an edit (needs root to give the file away).
  */
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, linkSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { recoverAtStart } from '../../src/edits/startup-recovery.ts';
+import { journalPath, sha256Hex } from '../../src/edits/write-journal.ts';
 import { describe, it } from 'node:test';
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
 import { mountHarness } from '../support/harness-mount.ts';
@@ -75,6 +78,41 @@ describe('write metadata on the local disk', () => {
     assert.deepEqual(error.details['restored'], [bed.ws.path('a.ts')]);
     assert.equal(bed.ws.read('a.ts'), A);
     assert.deepEqual([statSync(bed.ws.path('a.ts')).uid, statSync(bed.ws.path('a.ts')).gid], [1000, 1000]);
+  });
+
+  it('the journal records the owner; replaying it after a crash puts the original text AND owner back', { skip: !isRoot && 'needs root to chown' }, async () => {
+    chownSync(bed.ws.path('a.ts'), 1000, 1000);
+    chmodSync(bed.ws.path('a.ts'), 0o640);
+    // a real edit records the owner in the journal while it writes
+    const seen: unknown[] = [];
+    const fs = bed.h.ctx.fs;
+    const spying = Object.create(fs, {
+      writeText: {
+        value: async (...args: Parameters<typeof fs.writeText>) => {
+          if (String(args[0].targetKey).endsWith('a.ts')) seen.push(JSON.parse(readFileSync(journalPath(bed.ws.root), 'utf8')));
+          return fs.writeText(...args);
+        },
+      },
+    }) as typeof fs;
+    await new FsWorkspaceWriter(bed.h.ctx, spying).apply(bed.request(bed.renameA()));
+    const recorded = (seen[0] as { files: Array<{ path: string; owner?: unknown }> }).files.find((f) => f.path === bed.ws.path('a.ts'));
+    assert.deepEqual(recorded?.owner, { uid: 1000, gid: 1000, mode: statSync(bed.ws.path('a.ts')).mode });
+
+    // a crash: our text is on disk, replaced by rename (so owned by root now), the journal says "writing"
+    const after = 'const value = 1;\r\nexport { value };\r\n';
+    writeFileSync(join(bed.ws.root, 'staged'), after);
+    renameSync(join(bed.ws.root, 'staged'), bed.ws.path('a.ts'));
+    assert.equal(statSync(bed.ws.path('a.ts')).uid, 0);
+    mkdirSync(join(bed.ws.root, '.dsh-lsp-actions'), { recursive: true });
+    const owner = { uid: 1000, gid: 1000, mode: 0o100640 };
+    const entry = { format: 'dsh-lsp-actions/write-journal@1', state: 'writing', pid: 4_194_305, startedAt: new Date().toISOString(), root: bed.ws.root, files: [{ path: bed.ws.path('a.ts'), before: A, bom: false, afterSha256: sha256Hex(after), owner }] };
+    writeFileSync(journalPath(bed.ws.root), JSON.stringify(entry));
+    const lines: string[] = [];
+    const reports = await recoverAtStart(bed.h.ctx.fs, [bed.ws.root], { report: (line) => lines.push(line) });
+    assert.deepEqual(reports[0]?.restored, [bed.ws.path('a.ts')], lines.join('\n'));
+    assert.equal(bed.ws.read('a.ts'), A);
+    const info = statSync(bed.ws.path('a.ts'));
+    assert.deepEqual([info.uid, info.gid, info.mode & 0o7777], [1000, 1000, 0o640]);
   });
 
   it('keeps the owner through the plain local backend too (dsh-fs-local, no sandbox)', { skip: !isRoot && 'needs root to chown' }, async () => {
