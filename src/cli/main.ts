@@ -6,7 +6,7 @@
  * command line, so an older Node gets a clear message and exit code 2 instead of a crash
  * inside a dependency. Exits with the command's code once its output is flushed.
  */
-import { enableCompileCache } from 'node:module';
+import * as nodeModule from 'node:module';
 import { MIN_NODE, nodeVersionSupported } from './package-info.ts';
 
 /**
@@ -16,8 +16,11 @@ import { MIN_NODE, nodeVersionSupported } from './package-info.ts';
  * shortens each start. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as for any Node program.
  */
 function useCompileCache(): void {
+  // A namespace import: a Node without `enableCompileCache` must still reach the version check.
+  const enable = (nodeModule as { enableCompileCache?: () => { directory?: string } }).enableCompileCache;
+  if (typeof enable !== 'function') return;
   try {
-    const { directory } = enableCompileCache();
+    const { directory } = enable();
     if (directory !== undefined && process.env.NODE_COMPILE_CACHE === undefined) process.env.NODE_COMPILE_CACHE = directory;
   } catch {
     // A cache that cannot be set up only costs speed.

@@ -85,21 +85,22 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
     try {
       if (signal?.aborted) throw abortError(signal);
       const content = (file.bom ? '\uFEFF' : '') + file.after;
-      const witness = deps.witness === undefined ? undefined : await deps.witness(file);
+      const original = file.before === null ? undefined : (file.bom ? '\uFEFF' : '') + file.before;
+      const witness = deps.witness === undefined || original === undefined ? undefined : await deps.witness(file);
       let outcome: Awaited<ReturnType<CommitDeps['fs']['writeText']>>;
       let replaced: string | undefined;
       try {
         outcome = await deps.fs.writeText(file.target, content, decision.intent, signal, policy);
-        replaced = await witness?.replacedText();
+        if (original !== undefined) replaced = await witness?.replacedText(original);
       } finally {
         await witness?.close();
       }
       const entry: WrittenFile = { file, version: outcome.version };
       written.push(entry);
       if (deps.afterWrite) entry.version = await deps.afterWrite(file, outcome.version);
-      const original = file.before === null ? undefined : (file.bom ? '\uFEFF' : '') + file.before;
       if (replaced !== undefined && original !== undefined && replaced !== original) {
-        // Saved in place into the file our replace took out of the directory: theirs goes back.
+        // Saved in place into the file our replace took out of the directory: theirs goes back
+        // (read until it stopped changing: an in-place save truncates before it writes).
         entry.restoreText = replaced;
         throw lostSave(file.path, 'a save landed in the file while the edit replaced it');
       }

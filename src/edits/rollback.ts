@@ -1,8 +1,9 @@
 /**
  * Undoes the writes of a multi-file edit that failed part-way, through the same guarded seam:
  * each file is restored to its pre-edit bytes with `replaceIfVersion` of the version OUR write
- * produced, so a file someone changed after our write keeps their change (it is reported as not
- * restored, never clobbered).
+ * produced, and only while it still holds the text we wrote (a same-size save within one kernel
+ * timestamp tick keeps the version), so a file someone changed after our write keeps their
+ * change (it is reported as not restored, never clobbered).
  *
  * Restores run without the call's signal: once files were written, leaving them half-applied
  * because the caller gave up would be the worse outcome.
@@ -11,6 +12,7 @@ import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
 import type { SandboxExecutionPolicy } from '@deepseek-ai/dsh-sandbox';
 import { fsErrorCode } from './fs-error-map.ts';
 import type { PreparedFile } from './preflight.ts';
+import { readSnapshot } from './read-snapshot.ts';
 
 /** One file our edit wrote. */
 export interface WrittenFile {
@@ -52,7 +54,7 @@ export interface RollbackReport {
  * @returns which files were restored and which could not be (with the reason)
  */
 export async function restoreWritten(
-  fs: Pick<FileSystem, 'writeText'>,
+  fs: Pick<FileSystem, 'writeText' | 'stat' | 'readText' | 'readBytes'>,
   written: readonly WrittenFile[],
   policy: SandboxExecutionPolicy | undefined,
   afterWrite?: (file: PreparedFile, written: FsVersion) => Promise<FsVersion>,
@@ -68,8 +70,22 @@ export async function restoreWritten(
       continue;
     }
     try {
+      // The version alone is not proof the file still holds our write: a save of the same size
+      // within one kernel timestamp tick keeps every field of it. Look at the text too.
+      const now = await readSnapshot(fs, file.target);
+      if (!now.exists || now.text !== file.after || now.bom !== file.bom) {
+        report.unrestored.push({ path, reason: 'it was changed by someone else after our write; their change was kept' });
+        continue;
+      }
       const content = restoreText ?? (file.bom ? '\uFEFF' : '') + file.before;
       const outcome = await writeWithRetry(fs, file, content, version, policy);
+      const theirs = replacedSave(file, outcome.before);
+      if (theirs !== undefined) {
+        // A save landed between that look and the restore: it goes back, and it wins.
+        await fs.writeText(file.target, theirs, { kind: 'replaceIfVersion', version: outcome.version }, undefined, policy);
+        report.unrestored.push({ path, reason: 'it was changed by someone else after our write; their change was kept' });
+        continue;
+      }
       report.restored.push({ path, file, version: afterWrite ? await afterWrite(file, outcome.version) : outcome.version });
     } catch (error) {
       const code = fsErrorCode(error);
@@ -86,6 +102,18 @@ export async function restoreWritten(
   return report;
 }
 
+/**
+ * @param file the file as planned
+ * @param seen what the seam read before the restore replaced it (LF-normalised, BOM dropped)
+ * @returns the text of someone else's save the restore replaced (with the file's line endings),
+ *   or undefined when the seam read our own write
+ */
+function replacedSave(file: PreparedFile, seen: string | null): string | undefined {
+  if (seen === null || seen === file.after.replaceAll('\r\n', '\n')) return undefined;
+  const crlf = file.after.includes('\r\n');
+  return (file.bom ? '\uFEFF' : '') + (crlf ? seen.replaceAll('\n', '\r\n') : seen);
+}
+
 /** Restore attempts per file: a full disk or a busy directory may have recovered a moment later. */
 const ATTEMPTS = 3;
 
@@ -95,7 +123,7 @@ async function writeWithRetry(
   content: string,
   version: FsVersion,
   policy: SandboxExecutionPolicy | undefined,
-): Promise<{ version: FsVersion }> {
+): Promise<{ version: FsVersion; before: string | null }> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await fs.writeText(file.target, content, { kind: 'replaceIfVersion', version }, undefined, policy);

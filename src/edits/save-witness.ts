@@ -16,15 +16,24 @@ import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { LocalFileMetadata } from './local-file-metadata.ts';
 
+/** Reads of a changed witnessed file before its text is taken as it is. */
+export const SETTLE_READS = 20;
+/** Pause between those reads. */
+export const SETTLE_MS = 5;
+
 /** An open witness of one file. */
 export interface SaveWitness {
   /**
    * Call after the replace.
-   * @returns the text the replaced file holds now, when the path names another file than the one
+   * @param planned the exact text (BOM included) the file held when the edit was planned
+   * @returns the text the replaced file holds, when the path names another file than the one
    *   witnessed (the seam renamed over it); `undefined` when the path still names it (written in
-   *   place) or it cannot be read
+   *   place) or it cannot be read. When that text is not `planned`, a save is (or was) being
+   *   written into it — and an in-place save truncates before it writes — so it is read again
+   *   until two reads agree ({@link SETTLE_READS} at most, {@link SETTLE_MS} apart): what comes
+   *   back is the finished save, not a torn one.
    */
-  replacedText(): Promise<string | undefined>;
+  replacedText(planned: string): Promise<string | undefined>;
   /** Releases the file. */
   close(): Promise<void>;
 }
@@ -56,19 +65,31 @@ export const openSaveWitness: SaveWitnessOpener = async (path, seen) => {
     await handle.close().catch(() => undefined);
     return undefined;
   }
+  const readAll = async (): Promise<string> => {
+    const size = (await handle.stat()).size;
+    const bytes = Buffer.alloc(size);
+    let offset = 0;
+    while (offset < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, offset, bytes.length - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return bytes.subarray(0, offset).toString('utf8');
+  };
   return {
-    async replacedText() {
+    async replacedText(planned) {
       try {
         const [now, held] = await Promise.all([stat(path), handle.stat()]);
         if (now.ino === held.ino && now.dev === held.dev) return undefined;
-        const bytes = Buffer.alloc(held.size);
-        let offset = 0;
-        while (offset < bytes.length) {
-          const { bytesRead } = await handle.read(bytes, offset, bytes.length - offset, offset);
-          if (bytesRead === 0) break;
-          offset += bytesRead;
+        let text = await readAll();
+        for (let read = 1; text !== planned && read < SETTLE_READS; read++) {
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          const again = await readAll();
+          // An empty file is a save between its truncate and its write, unless it stays empty.
+          if (again === text && (again !== '' || read >= SETTLE_READS / 2)) break;
+          text = again;
         }
-        return bytes.subarray(0, offset).toString('utf8');
+        return text;
       } catch {
         return undefined;
       }

@@ -66,7 +66,7 @@ describe('lost-save witness', () => {
     const inPlace = await openSaveWitness(path, seen);
     assert.ok(inPlace);
     writeFileSync(path, 'in place\n');
-    assert.equal(await inPlace.replacedText(), undefined);
+    assert.equal(await inPlace.replacedText('const a = 1;\r\nexport { a };\r\n'), undefined);
     await inPlace.close();
 
     const now = statSync(path);
@@ -74,9 +74,28 @@ describe('lost-save witness', () => {
     assert.ok(renamed);
     writeFileSync(bed.ws.path('staged'), 'new file\n');
     renameSync(bed.ws.path('staged'), path);
-    assert.equal(await renamed.replacedText(), 'in place\n');
+    assert.equal(await renamed.replacedText('in place\n'), 'in place\n');
     await renamed.close();
 
     assert.equal(await openSaveWitness(path, seen), undefined, 'another inode than preflight saw: no witness');
+
+    // a save caught between its truncate and its write: the witness waits for the finished text
+    const before = statSync(path);
+    const torn = await openSaveWitness(path, { ...seen, ino: before.ino, dev: before.dev });
+    assert.ok(torn);
+    const saver = openSync(path, 'r+');
+    writeFileSync(bed.ws.path('staged'), 'ours\n');
+    renameSync(bed.ws.path('staged'), path);
+    ftruncateSync(saver, 0);
+    const finish = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        writeSync(saver, 'the finished save\n', 0);
+        closeSync(saver);
+        resolve();
+      }, 12),
+    );
+    assert.equal(await torn.replacedText('new file\n'), 'the finished save\n');
+    await finish;
+    await torn.close();
   });
 });

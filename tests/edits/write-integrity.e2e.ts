@@ -110,7 +110,10 @@ describe('write integrity against serve + typescript-language-server (issue 10)'
         console.log(`trial ${i} (save after ${delay} ms): ${JSON.stringify(result['error'])}`);
       }
       if (lib.includes(`const ${newName}`) || lib.includes(`return ${newName}`)) tally.wrongSymbol += 1;
-      else if (lib !== SWAPPED && lib !== renamedOriginal) tally.garbled += 1;
+      else if (lib !== SWAPPED && lib !== renamedOriginal) {
+        tally.garbled += 1;
+        console.log(`trial ${i} garbled (save after ${delay} ms, ${String(result['status'])}): ${JSON.stringify(lib)}`);
+      }
       if (result['status'] === 'succeeded' && lib === renamedOriginal) tally.lostSaveSucceeded += 1;
       if (result['status'] !== 'succeeded') {
         assert.equal(readFileSync(join(ws, 'src', 'use.ts'), 'utf8'), USE, `trial ${i}: a refused rename wrote nothing (${JSON.stringify(result['error'])})`);
