@@ -19,6 +19,8 @@ const A = '/ws/a.ts';
 const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const pinOf = (value: unknown) => new ActionParams({ expectedSha256: value }).escalation();
+/** A versioned edit step of another document, b.ts. */
+const other = (version: number) => ({ steps: [{ kind: 'edit' as const, path: '/ws/b.ts', version, edits: [] }] });
 
 describe('edits are tied to the text they were computed against', () => {
   it('format writes against the send-time basis, not the engine\'s newer copy', async () => {
@@ -89,7 +91,6 @@ describe('edits are tied to the text they were computed against', () => {
 
   it('a versioned step of another document is checked against its send-time version', () => {
     const basis = { path: A, version: 4, text: '', others: new Map([['/ws/b.ts', { version: 7, text: '' }]]) };
-    const other = (version: number) => ({ steps: [{ kind: 'edit' as const, path: '/ws/b.ts', version, edits: [] }] });
     assert.doesNotThrow(() => checkStepVersions(other(7), basis, () => ({ version: 8 })));
     assert.throws(() => checkStepVersions(other(8), basis, () => ({ version: 8 })), (error: unknown) => isActionError(error) && error.details.reason === 'version-mismatch');
   });
