@@ -3,6 +3,7 @@
  * (issue 9: targets ≤ 1.5× tsc's wall time, ≤ 2× its peak memory).
  *
  *   npm run build && node bench/check-vs-tsc.ts [--files N] [--classes N] [--rounds N] [--write] [--keep]
+ *   npm run build && node bench/check-vs-tsc.ts --project DIR [--rounds N]     (an existing project, e.g. a real repository)
  *
  * Generates a TypeScript project of N files (default 300: a tsconfig, N-1 modules importing
  * lower-numbered ones, three of them with a type error; `--classes K` gives each module K
@@ -18,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorModulesOf, generateCheckProject } from './check-project.ts';
 import { fmtLoad, machineFacts } from './machine.ts';
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     files: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '3' },
     classes: { type: 'string', default: '1' },
+    project: { type: 'string' },
     write: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
@@ -47,6 +49,8 @@ const CLASSES = Math.max(1, Number(values.classes));
 
 /** Three modules hold one type error each; the rest are clean. */
 const ERROR_MODULES = errorModulesOf(FILES);
+/** `--project DIR`: an existing project (a real repository) instead of the generated one. */
+const PROJECT = values.project === undefined ? undefined : resolvePath(values.project);
 
 interface Sample {
   wallMs: number;
@@ -96,18 +100,21 @@ const median = (xs: number[]): number => {
 
 async function main(): Promise<void> {
   if (!existsSync(MAIN)) throw new Error('run `npm run build` first: lib/cli/main.js is missing');
-  const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-bench-check-'));
+  const root = PROJECT ?? mkdtempSync(join(tmpdir(), 'dsh-lsp-bench-check-'));
   const before = machineFacts();
   const tsc: Sample[] = [];
   const check: Sample[] = [];
   try {
-    generateCheckProject(root, FILES, CLASSES);
+    if (PROJECT === undefined) generateCheckProject(root, FILES, CLASSES);
     for (let round = 0; round < ROUNDS; round++) {
-      const t = await measure([TSC, '--noEmit', '-p', '.', '--pretty', 'false'], root);
+      // `--incremental false`: a project's own tsconfig may ask for a build-info cache, which would
+      // let every round after the first skip the work `check` does cold.
+      const t = await measure([TSC, '--noEmit', '-p', '.', '--pretty', 'false', ...(PROJECT === undefined ? [] : ['--incremental', 'false'])], root);
       const c = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root);
       const expected = tscErrors(t.stdout);
       const got = checkErrors(c.stdout);
-      if (expected.length !== ERROR_MODULES.size || JSON.stringify(expected) !== JSON.stringify(got)) {
+      const countOk = PROJECT !== undefined || expected.length === ERROR_MODULES.size;
+      if (!countOk || JSON.stringify(expected) !== JSON.stringify(got)) {
         throw new Error(`round ${round}: check and tsc disagree\n tsc:   ${expected.join(', ')}\n check: ${got.join(', ')}`);
       }
       tsc.push(t);
@@ -115,7 +122,9 @@ async function main(): Promise<void> {
       process.stderr.write(`round ${round + 1}/${ROUNDS}: tsc ${t.wallMs.toFixed(0)} ms ${t.peakMiB.toFixed(0)} MiB; check ${c.wallMs.toFixed(0)} ms ${c.peakMiB.toFixed(0)} MiB (${c.processes} processes)\n`);
     }
   } finally {
-    if (values.keep) process.stderr.write(`project kept in ${root}\n`);
+    if (PROJECT !== undefined) {
+      // an existing project is left as it was
+    } else if (values.keep) process.stderr.write(`project kept in ${root}\n`);
     else rmSync(root, { recursive: true, force: true });
   }
   const after = machineFacts();
@@ -127,8 +136,12 @@ async function main(): Promise<void> {
     START,
     '## check vs tsc',
     '',
-    `Command: \`npm run build && node bench/check-vs-tsc.ts --files ${FILES}${CLASSES > 1 ? ` --classes ${CLASSES}` : ''} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`,
-    `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules of ${CLASSES} declaration group${CLASSES > 1 ? 's' : ''} each, ~${6 + 14 * CLASSES} lines, importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`,
+    PROJECT === undefined
+      ? `Command: \`npm run build && node bench/check-vs-tsc.ts --files ${FILES}${CLASSES > 1 ? ` --classes ${CLASSES}` : ''} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`
+      : `Command: \`npm run build && node bench/check-vs-tsc.ts --project ${PROJECT} --rounds ${ROUNDS}\` (${after.date}, commit ${after.commit}).`,
+    PROJECT === undefined
+      ? `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules of ${CLASSES} declaration group${CLASSES > 1 ? 's' : ''} each, ~${6 + 14 * CLASSES} lines, importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`
+      : `Existing project ${PROJECT}; both tools report the same errors every round (checked).`,
     `Load average (1 / 5 / 15 min): ${fmtLoad(before.load)} at start, ${fmtLoad(after.load)} at the end, on ${before.cpuCount} CPUs — the machine is shared.`,
     '',
     '| Tool | Wall median (ms) | Wall per round (ms) | Peak RSS median (MiB, whole process tree) | Processes |',

@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -270,6 +270,28 @@ describe('an interrupted check', { timeout: TIMEOUT * 4 }, () => {
       assert.doesNotMatch(r.stdout + r.stderr, /CANCELLED|failed:/);
     });
   }
+});
+
+describe('a real library: rxjs 7.8.2, its published src/ and tsconfig (tests/servers)', { timeout: TIMEOUT * 2 }, () => {
+  it('check . reports exactly the errors tsc -p . reports on the same files, every file fresh', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-parity-rxjs-'));
+    roots.push(root);
+    cpSync(join(REPO, 'tests', 'servers', 'node_modules', 'rxjs'), root, { recursive: true });
+    assert.equal(spawnSync('git', ['init', '-q', root]).status, 0);
+    // one error in a small file, one deep in the largest one (semantic only: the kind a cold server may answer late)
+    appendFileSync(join(root, 'src', 'internal', 'util', 'identity.ts'), '\nexport const injected: number = "not a number";\n');
+    appendFileSync(join(root, 'src', 'internal', 'Observable.ts'), '\nexport const alsoInjected: string = 42;\n');
+    // `--incremental false`: its tsconfig asks for a build-info cache this comparison must not use
+    const r = spawnSync(process.execPath, [TSC_59, '--noEmit', '-p', '.', '--pretty', 'false', '--incremental', 'false'], { cwd: root, encoding: 'utf8' });
+    const tsc = [...r.stdout.matchAll(/^(.+?)\((\d+),(\d+)\): error TS(\d+):/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} ${m[4]}`).sort();
+    assert.equal(tsc.length, 2, `tsc found the two injected errors: ${r.stdout}`);
+    const c = await check(root, ['.', '--format', 'json']);
+    assert.equal(c.code, 1, c.stderr);
+    const doc = JSON.parse(c.stdout) as JsonDoc;
+    assert.deepEqual(errorsOf(doc), tsc);
+    assert.equal(doc.summary.notFresh.total, 0, 'every file fresh');
+    assert.ok(doc.summary.files > 400, `the program's files were checked (${doc.summary.files})`);
+  });
 });
 
 /** Spawns the CLI, sends `signal` once stderr matches `ready`, collects the output. */
