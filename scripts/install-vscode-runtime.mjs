@@ -77,7 +77,12 @@ function installSpec(name, env = {}) {
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(spec, file), join(target, file));
-  run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: target, env: { ...process.env, ...env } });
+  // Under `npm run`, the parent npm's user agent (naming ITS Node, e.g. the system's v20) is in the
+  // environment as `npm_config_user_agent`, and the child npm would take it as its own config:
+  // code-server's postinstall reads the Node version from it and refuses anything but v24.
+  const inherited = { ...process.env };
+  delete inherited.npm_config_user_agent;
+  run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: target, env: { ...inherited, ...env } });
   writeFileSync(done, new Date().toISOString());
   return target;
 }
