@@ -25,8 +25,8 @@ export interface AppliedEdit extends WriteSummary {
 
 /**
  * @param edit the normalised edit
- * @param documentText the engine's text lookup
- * @returns basis texts: every path the edit touches that the engine has open
+ * @param documentText the text the server computed against, by path (a send-time copy, else the engine's open copy)
+ * @returns basis texts: every path the edit touches that the lookup knows
  */
 export function basisFor(
   edit: NormalizedWorkspaceEdit,
@@ -98,16 +98,8 @@ export async function applyWorkspaceEdit(
   if (signal.aborted) throw abortError(signal);
   const documentText = (path: string): { text: string; version: number } | undefined => services.engine.documentText(path);
   checkStepVersions(edit, tie.basis, documentText);
-  const basis = basisFor(edit, documentText);
   // What the server had when the request was sent wins over our copy now (a later sync moved it).
-  const others = tie.basis?.others;
-  if (others !== undefined) {
-    for (const step of edit.steps) {
-      const path = step.kind === 'rename' ? step.oldPath : step.path;
-      const then = others.get(path);
-      if (then !== undefined) basis.set(path, then.text);
-    }
-  }
+  const basis = basisFor(edit, (path) => tie.basis?.others?.get(path) ?? documentText(path));
   if (tie.basis) basis.set(tie.basis.path, tie.basis.text);
   const result = await services.writer.apply({
     root,

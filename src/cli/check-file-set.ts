@@ -67,9 +67,8 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
   const dirs = request.paths.map((p) => resolve(request.cwd, p)).filter((p) => isDirectory(p));
   const ignoredSet = new Set<string>();
   const gitignoreUnread: string[] = [];
-  const answers = await Promise.all(dirs.map((dir) => gitIgnoredPaths(dir)));
-  for (const [i, dir] of dirs.entries()) {
-    const answer = answers[i] as Awaited<ReturnType<typeof gitIgnoredPaths>>;
+  const answers = await Promise.all(dirs.map(async (dir) => ({ dir, answer: await gitIgnoredPaths(dir) })));
+  for (const { dir, answer } of answers) {
     if (!answer.known && existsSync(join(dir, '.gitignore'))) gitignoreUnread.push(dir);
     for (const path of answer.paths) ignoredSet.add(path);
   }

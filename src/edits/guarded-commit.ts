@@ -24,6 +24,7 @@ import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
 import type { SandboxExecutionPolicy, SandboxMode } from '@deepseek-ai/dsh-sandbox';
 import { abortError, ActionError } from '../errors.ts';
 import { toWriteActionError } from './fs-error-map.ts';
+import { overwrittenText } from './overwritten-text.ts';
 import type { PreparedFile } from './preflight.ts';
 import { readSnapshot } from './read-snapshot.ts';
 import type { SaveWitness } from './save-witness.ts';
@@ -104,7 +105,7 @@ export async function commitWrites(deps: CommitDeps, pending: readonly PendingWr
         entry.restoreText = replaced;
         throw lostSave(file.path, 'a save landed in the file while the edit replaced it');
       }
-      const overwritten = overwrittenSave(file, outcome.before);
+      const overwritten = file.before === null ? undefined : overwrittenText(outcome.before, file.before, file.bom);
       if (overwritten !== undefined) entry.restoreText = overwritten;
       if (overwritten !== undefined) throw lostSave(file.path, 'a save landed while the edit was being written');
       await readBack(deps.fs, file, entry.version, signal);
@@ -150,18 +151,6 @@ function recordForCurrentAgent(
     const item = pending.find((candidate) => candidate.file === file);
     if (item?.decision.current) deps.events.emit('fs/observed', file.target, { kind: 'present', version }, actor);
   }
-}
-
-/**
- * @param file the file as planned
- * @param seen what the seam read after its version check (LF-normalised, BOM dropped; null when it could not tell)
- * @returns the text of a save our write replaced (with the file's line endings), when there was one
- */
-function overwrittenSave(file: PreparedFile, seen: string | null): string | undefined {
-  if (seen === null || file.before === null) return undefined;
-  if (seen === file.before.replaceAll('\r\n', '\n')) return undefined;
-  const crlf = file.before.includes('\r\n');
-  return (file.bom ? '\uFEFF' : '') + (crlf ? seen.replaceAll('\n', '\r\n') : seen);
 }
 
 /** Reads the file back: it must hold what we wrote, at the version our write produced. */

@@ -48,7 +48,7 @@ export function localOwnerOps(probe: LocalFileMetadataProbe): OwnerOps {
  * @param fs the seam (its `stat` gives the version and the size the probe checks against)
  * @param ops probe, chown, chmod
  * @param target the file just written
- * @param original its metadata before the write; undefined: unknown, nothing is done
+ * @param original its owner, group and mode before the write; undefined: unknown, nothing is done
  * @param written the version the seam's write produced
  * @returns the file's version afterwards, and a warning when the owner could not be restored
  */
@@ -56,7 +56,7 @@ export async function keepOwner(
   fs: Pick<FileSystem, 'stat'>,
   ops: OwnerOps,
   target: FsTarget,
-  original: LocalFileMetadata | undefined,
+  original: Pick<LocalFileMetadata, 'uid' | 'gid' | 'mode'> | undefined,
   written: FsVersion,
 ): Promise<KeptOwner> {
   if (original === undefined) return { version: written };
@@ -82,20 +82,17 @@ export async function keepOwner(
 
 /**
  * The journal replay's owner keeper (`RecoveryOptions.restoreOwner`) over the local disk: after a
- * crash the original owner is known only from the journal.
+ * crash the original owner is known only from the journal. A failure rejects; the replay ignores
+ * it (the content is back either way).
  * @param fs the seam the replay writes through
- * @param ops probe, chown, chmod (default: `node:fs` with the local probe)
- * @returns the hook; it never throws
+ * @param ops probe, chown, chmod
+ * @returns the hook
  */
 export function journalOwnerRestorer(
   fs: Pick<FileSystem, 'stat'>,
   ops: OwnerOps,
-): (target: FsTarget, owner: { uid: number; gid: number; mode: number }, written: FsVersion) => Promise<void> {
+): (target: FsTarget, owner: Pick<LocalFileMetadata, 'uid' | 'gid' | 'mode'>, written: FsVersion) => Promise<void> {
   return async (target, owner, written) => {
-    try {
-      await keepOwner(fs, ops, target, { ...owner, nlink: 1, ino: 0, dev: 0 }, written);
-    } catch {
-      // The content is back; only the owner could not be.
-    }
+    await keepOwner(fs, ops, target, owner, written);
   };
 }

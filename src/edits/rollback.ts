@@ -11,6 +11,7 @@
 import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
 import type { SandboxExecutionPolicy } from '@deepseek-ai/dsh-sandbox';
 import { fsErrorCode } from './fs-error-map.ts';
+import { overwrittenText } from './overwritten-text.ts';
 import type { PreparedFile } from './preflight.ts';
 import { readSnapshot } from './read-snapshot.ts';
 
@@ -79,7 +80,7 @@ export async function restoreWritten(
       }
       const content = restoreText ?? (file.bom ? '\uFEFF' : '') + file.before;
       const outcome = await writeWithRetry(fs, file, content, version, policy);
-      const theirs = replacedSave(file, outcome.before);
+      const theirs = overwrittenText(outcome.before, file.after, file.bom);
       if (theirs !== undefined) {
         // A save landed between that look and the restore: it goes back, and it wins.
         await fs.writeText(file.target, theirs, { kind: 'replaceIfVersion', version: outcome.version }, undefined, policy);
@@ -100,18 +101,6 @@ export async function restoreWritten(
     }
   }
   return report;
-}
-
-/**
- * @param file the file as planned
- * @param seen what the seam read before the restore replaced it (LF-normalised, BOM dropped)
- * @returns the text of someone else's save the restore replaced (with the file's line endings),
- *   or undefined when the seam read our own write
- */
-function replacedSave(file: PreparedFile, seen: string | null): string | undefined {
-  if (seen === null || seen === file.after.replaceAll('\r\n', '\n')) return undefined;
-  const crlf = file.after.includes('\r\n');
-  return (file.bom ? '\uFEFF' : '') + (crlf ? seen.replaceAll('\n', '\r\n') : seen);
 }
 
 /** Restore attempts per file: a full disk or a busy directory may have recovered a moment later. */

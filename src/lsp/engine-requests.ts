@@ -38,18 +38,6 @@ import { raceAbort } from '../race-abort.ts';
 
 const textDocument = (s: Session): { uri: string } => ({ uri: s.doc.uri });
 
-/**
- * @param s a session, just before its request is sent
- * @returns a copy of the text and version the server has of the document (the session's
- *   document object is updated in place by later syncs, so it is copied here)
- */
-const basisOf = (s: Session, others: ReadonlyMap<string, { version: number; text: string }>): EditBasis => ({
-  path: s.doc.path,
-  version: s.doc.version,
-  text: s.doc.text,
-  others,
-});
-
 /** Request methods over {@link ServerSessions}. */
 export class EngineRequests {
   private readonly sessions: ServerSessions;
@@ -100,7 +88,7 @@ export class EngineRequests {
         triggerKind: 1,
       };
       if (only !== undefined) context.only = only;
-      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
+      const basis = this.basisOf(s);
       const raw = await s.client.request('textDocument/codeAction', { textDocument: textDocument(s), range: serverRange, context }, signal);
       const resolvable = s.client.registry.has('codeAction/resolve');
       const items = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeActions(ctx, raw, s.doc.path, resolvable));
@@ -123,7 +111,7 @@ export class EngineRequests {
   resolveCodeAction(target: DocumentTarget, item: CodeActionItem, signal?: AbortSignal): Promise<CodeActionItem> {
     return this.onServer(target, item.serverId, signal, async (s) => {
       if (!s.client.registry.has('codeAction/resolve') || !isObject(item.raw) || typeof item.raw.command === 'string') return item;
-      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
+      const basis = this.basisOf(s);
       const raw = await s.client.request('codeAction/resolve', item.raw, signal);
       const resolved = await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCodeAction(ctx, raw, s.doc.path, false));
       return { ...resolved, needsResolve: false, basis };
@@ -149,7 +137,7 @@ export class EngineRequests {
         throw new ActionError('LSP_ACTION_UNSUPPORTED', `${serverId} does not list the command ${command.command}`, { serverId, command: command.command });
       }
       return this.oneCommandAt(s.client, signal, async () => {
-        const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
+        const basis = this.basisOf(s);
         const writing = new Set<Promise<ApplyWorkspaceEditResult>>();
         const apply = async (params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> => {
           try {
@@ -199,7 +187,7 @@ export class EngineRequests {
       const options = { ...this.config.servers[s.route.serverId]?.formattingOptions };
       const params: Record<string, unknown> = { textDocument: textDocument(s), options };
       if (range !== undefined) params.range = this.sessions.rangeToServer(s, range);
-      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
+      const basis = this.basisOf(s);
       const raw = await s.client.request(method, params, signal);
       return { serverId: s.route.serverId, edits: this.sessions.normalizeLocal(s, (ctx) => normalizeTextEdits(ctx, raw, s.doc.path, method)), basis };
     });
@@ -227,7 +215,7 @@ export class EngineRequests {
   /** @returns the rename's workspace edit */
   rename(target: DocumentTarget, position: Position, newName: string, signal?: AbortSignal): Promise<{ serverId: string; edit: NormalizedWorkspaceEdit; basis: EditBasis }> {
     return this.sessions.first(target, 'textDocument/rename', signal, async (s) => {
-      const basis = basisOf(s, this.sessions.openTexts(s.client, s.doc.path));
+      const basis = this.basisOf(s);
       const raw = await s.client.request('textDocument/rename', { ...this.at(s, position), newName }, signal);
       return { serverId: s.route.serverId, edit: await this.sessions.normalizeAcross(s.client, (ctx) => normalizeWorkspaceEdit(ctx, raw, 'rename')), basis };
     });
@@ -308,8 +296,16 @@ export class EngineRequests {
     if (route === undefined) throw new ActionError('LSP_ACTION_UNAVAILABLE', `${serverId} does not handle ${target.path}`, { serverId });
     return this.sessions.with(target, route, signal, fn);
   }
-}
 
+  /**
+   * @param s a session, just before its request is sent
+   * @returns the text and version the server has of the document, and of every other document
+   *   open on it (copied: the session's document object is updated in place by later syncs)
+   */
+  private basisOf(s: Session): EditBasis {
+    return { path: s.doc.path, version: s.doc.version, text: s.doc.text, others: this.sessions.openTexts(s.client, s.doc.path) };
+  }
+}
 
 function mergeOrThrow<T>(outcomes: Array<{ value?: T[]; error?: ActionError }>): T[] {
   const ok = outcomes.filter((o) => o.error === undefined);

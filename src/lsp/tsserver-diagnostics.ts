@@ -92,7 +92,7 @@ function ignoredCodes(client: LanguageClient): Set<unknown> {
  * round trip each; tsserver still reads its input in order, so an answer stays tied to the
  * `change` sent before it.
  */
-const PIPELINED = { isAsync: true } as const;
+export const PIPELINED = { isAsync: true } as const;
 
 /** How {@link requestTsserverDiagnostics} asks. */
 export interface TsserverDiagnosticsOptions {

@@ -6,7 +6,7 @@
  */
 import type { LanguageClient } from './language-client.ts';
 import { isObject } from './normalize-common.ts';
-import { TSSERVER_REQUEST_COMMAND } from './tsserver-diagnostics.ts';
+import { PIPELINED, TSSERVER_REQUEST_COMMAND } from './tsserver-diagnostics.ts';
 
 /**
  * @param client a server offering {@link TSSERVER_REQUEST_COMMAND}
@@ -20,7 +20,7 @@ export async function requestProjectFiles(client: LanguageClient, path: string, 
   try {
     answer = await client.requestUnloaded<unknown>(
       'workspace/executeCommand',
-      { command: TSSERVER_REQUEST_COMMAND, arguments: ['projectInfo', { file: path, needFileNameList: true }, { isAsync: true }] },
+      { command: TSSERVER_REQUEST_COMMAND, arguments: ['projectInfo', { file: path, needFileNameList: true }, PIPELINED] },
       signal,
     );
   } catch (error) {
