@@ -76,14 +76,7 @@ describe('FsWorkspaceWriter targets and resource operations', () => {
   });
 
   it('writes creations last, so a failing update never leaves a created file behind', async () => {
-    bed.h.ctx.on(
-      'fs/write-intent',
-      async (target, _actor, next) => {
-        if (target.displayPath === bed.ws.path('b.ts')) bed.ws.write('b.ts', 'changed\n');
-        return next();
-      },
-      true,
-    );
+    bed.saveBeforeWrite('b.ts', 'changed\n');
     const edit = workspaceEdit({ kind: 'create', path: bed.ws.path('c.ts') }, fileEdits(bed.ws.path('c.ts'), replace(0, 0, 0, 0, 'c')), bed.renameA().steps[1]!);
     const error = await failure(bed.writer.apply(bed.request(edit)));
     assert.equal(error.code, 'LSP_ACTION_CONFLICT');

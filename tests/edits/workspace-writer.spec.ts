@@ -69,14 +69,7 @@ describe('FsWorkspaceWriter with the real harness services', () => {
   });
 
   it('reports a file changed between read and write as a conflict and keeps the other writer\'s content', async () => {
-    bed.h.ctx.on(
-      'fs/write-intent',
-      async (target, _actor, next) => {
-        if (target.displayPath === bed.ws.path('a.ts')) bed.ws.write('a.ts', 'someone else\n');
-        return next();
-      },
-      true,
-    );
+    bed.saveBeforeWrite('a.ts', 'someone else\n');
     const error = await failure(bed.writer.apply(bed.request(workspaceEdit(fileEdits(bed.ws.path('a.ts'), replace(0, 0, 0, 5, 'let'))))));
     assert.equal(error.code, 'LSP_ACTION_CONFLICT');
     assert.match(error.message, /Re-read the file and re-run the action/);
@@ -91,14 +84,7 @@ describe('FsWorkspaceWriter with the real harness services', () => {
   });
 
   it('leaves every file as it was when the second target changes mid-way (rollback)', async () => {
-    bed.h.ctx.on(
-      'fs/write-intent',
-      async (target, _actor, next) => {
-        if (target.displayPath === bed.ws.path('b.ts')) bed.ws.write('b.ts', 'changed by the user\n');
-        return next();
-      },
-      true,
-    );
+    bed.saveBeforeWrite('b.ts', 'changed by the user\n');
     const error = await failure(bed.writer.apply(bed.request(bed.renameA())));
     assert.equal(error.code, 'LSP_ACTION_WRITE_FAILED');
     assert.equal(error.details.causeCode, 'LSP_ACTION_CONFLICT');

@@ -65,14 +65,7 @@ describe('write metadata on the local disk', () => {
 
   it('keeps the owner through a rollback restore', { skip: !isRoot && 'needs root to chown' }, async () => {
     chownSync(bed.ws.path('a.ts'), 1000, 1000);
-    bed.h.ctx.on(
-      'fs/write-intent',
-      async (target, _actor, next) => {
-        if (target.displayPath === bed.ws.path('b.ts')) bed.ws.write('b.ts', 'changed by the user\n');
-        return next();
-      },
-      true,
-    );
+    bed.saveBeforeWrite('b.ts', 'changed by the user\n');
     const error = await failure(bed.writer.apply(bed.request(bed.renameA())));
     assert.equal(error.code, 'LSP_ACTION_WRITE_FAILED');
     assert.deepEqual(error.details['restored'], [bed.ws.path('a.ts')]);

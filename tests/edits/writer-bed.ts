@@ -20,6 +20,8 @@ export interface WriterBed {
   request(edit: WriteRequest['edit'], extra?: Partial<WriteRequest>): WriteRequest;
   /** Renames `a` to `value` in both files (4 edits, 2 files). */
   renameA(): WriteRequest['edit'];
+  /** A user's save of `name` (workspace-relative) landing after the pre-flight, just before the writer writes that file. */
+  saveBeforeWrite(name: string, text: string): void;
 }
 
 /**
@@ -52,6 +54,15 @@ export function useWriterBed(): WriterBed {
       return writer;
     },
     request: (edit, extra = {}) => ({ root: ws.root, edit, policy, ...extra }),
+    saveBeforeWrite: (name, text) =>
+      h.ctx.on(
+        'fs/write-intent',
+        async (target, _actor, next) => {
+          if (target.displayPath === ws.path(name)) ws.write(name, text);
+          return next();
+        },
+        true,
+      ),
     renameA: () =>
       workspaceEdit(
         fileEdits(ws.path('a.ts'), replace(0, 6, 0, 7, 'value'), replace(1, 9, 1, 10, 'value')),
