@@ -277,6 +277,30 @@ describe('diagnosticsMany (tsls): a project checked without opening every file',
     }
   });
 
+  it('a file saved by someone else while the batch runs: the unopened answers are pending, never fresh', T, async () => {
+    const ws = await makeWorkspace('batch-race-');
+    await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
+    const paths: string[] = [];
+    for (let i = 0; i < 200; i++) paths.push(await ws.write(`src/m${String(i).padStart(3, '0')}.ts`, `export const v${i}: number = ${i};\n`));
+    const engine = await startEngine(makeConfig({ tsls: TSLS }));
+    try {
+      const batch = engine.engine.diagnosticsMany(ws.root, paths);
+      // once the first file is open (the project is loading), the rest are still to be asked
+      while (engine.engine.openDocuments().length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      await ws.write('src/m199.ts', 'export const v199: number = "saved meanwhile";\n');
+      const entries = await batch;
+      const unopened = entries.filter((entry) => !engine.engine.openDocuments().includes(entry.path));
+      assert.ok(unopened.length >= 150, `most files were asked without opening (${unopened.length})`);
+      for (const entry of unopened) {
+        assert.ok(!('error' in entry), entry.path);
+        assert.equal(entry.state, 'pending', `${entry.path}: answered while a file changed, so not fresh`);
+      }
+    } finally {
+      await engine.close();
+      await ws.remove();
+    }
+  });
+
   it('prestart starts the project server warm without opening a file; the batch then reuses it', T, async () => {
     const ws = await makeWorkspace('batch-pre-');
     const config = await ws.write('tsconfig.json', '{"compilerOptions":{"strict":true,"noEmit":true}}');
