@@ -89,6 +89,10 @@ test('every page under docs/ is reachable from README.md', () => {
   assert.deepEqual(orphans, []);
 });
 
+test('the VS Code extension README has no relative links (vsce package refuses them: its repository URL is no GitHub/GitLab one)', () => {
+  assert.deepEqual(relativeLinks(readFileSync(join(root, 'editors', 'vscode', 'README.md'), 'utf8')), []);
+});
+
 test('the link reader finds links, skips code, and computes GitHub anchors', () => {
   assert.deepEqual(relativeLinks('see [a](docs/a.md#x) and [b](https://e.org) `[c](no.md)`\n```\n[d](no.md)\n```\n[e](../f.md "title")'), ['docs/a.md#x', '../f.md']);
   assert.deepEqual([...anchorsOf('# 7. Error codes\n## `serve`\n## check: which compiler\n## A\n## A')], ['7-error-codes', 'serve', 'check-which-compiler', 'a', 'a-1']);
