@@ -17,20 +17,18 @@
  * the generated project in place and prints where.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorModulesOf, generateCheckProject } from './check-project.ts';
+import { writeBenchSection } from './bench-doc.ts';
 import { fmtLoad, machineFacts } from './machine.ts';
 import { treeRss } from './process-tree.ts';
 
 const REPO = join(import.meta.dirname, '..');
 const MAIN = join(REPO, 'lib', 'cli', 'main.js');
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-const DOC = join(REPO, 'docs', 'benchmarks.md');
-const START = '<!-- check-vs-tsc:start -->';
-const END = '<!-- check-vs-tsc:end -->';
 
 const { values } = parseArgs({
   options: {
@@ -133,7 +131,6 @@ async function main(): Promise<void> {
   const wallRatio = median(check.map((x) => x.wallMs)) / median(tsc.map((x) => x.wallMs));
   const memRatio = median(check.map((x) => x.peakMiB)) / median(tsc.map((x) => x.peakMiB));
   const section = [
-    START,
     '## check vs tsc',
     '',
     PROJECT === undefined
@@ -150,16 +147,9 @@ async function main(): Promise<void> {
     row('`dsh-lsp-actions check .`', check),
     '',
     `Ratio check / tsc: wall ${wallRatio.toFixed(2)}× (target ≤ 1.5×), peak memory ${memRatio.toFixed(2)}× (target ≤ 2×).`,
-    END,
   ].join('\n');
   process.stdout.write(`${section}\n`);
-  if (values.write) {
-    const doc = readFileSync(DOC, 'utf8');
-    const at = doc.indexOf(START);
-    const end = doc.indexOf(END);
-    const next = at >= 0 && end > at ? `${doc.slice(0, at)}${section}${doc.slice(end + END.length)}` : `${doc.trimEnd()}\n\n${section}\n`;
-    writeFileSync(DOC, next);
-  }
+  if (values.write) writeBenchSection('check-vs-tsc', section);
 }
 
 await main();

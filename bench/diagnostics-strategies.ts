@@ -9,10 +9,11 @@
  *
  *   node bench/diagnostics-strategies.ts [--iterations N] [--write]
  *
- * `--write` replaces the "Diagnostics strategies" section of docs/benchmarks.md.
+ * `--write` replaces the `diagnostics-strategies` block of docs/benchmarks.md; the hand-kept reading
+ * after it and every other section are kept (bench/bench-doc.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,7 @@ import { resolveServerExecutables } from '../src/lsp/resolve-server-executables.
 import { sweepOpenFiles } from '../src/documents/open-set-sweep.ts';
 import { createHarnessServices, type HarnessServices } from '../tests/support/harness-services.ts';
 import { reflects, type DiagItem } from './diag-oracle.ts';
+import { writeBenchSection } from './bench-doc.ts';
 import type { BenchDriver } from './driver-types.ts';
 import { generateProject, type BenchProject, type DiagExpectation } from './generate-project.ts';
 import { fmtLoad, machineFacts } from './machine.ts';
@@ -271,12 +273,6 @@ function render(extra: {
 }
 
 function writeSection(section: string): void {
-  const target = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
-  const text = readFileSync(target, 'utf8');
-  const marker = '## Diagnostics strategies (issue 8)';
-  const at = text.indexOf(marker);
-  const next = at < 0 ? -1 : text.indexOf('\n## ', at + marker.length);
-  const updated = at < 0 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, at)}${section}${next < 0 ? '' : text.slice(next + 1)}`;
-  writeFileSync(target, updated);
-  log(`wrote ${target}`);
+  writeBenchSection('diagnostics-strategies', section);
+  log('wrote the diagnostics-strategies block of docs/benchmarks.md');
 }

@@ -8,9 +8,10 @@
  *
  *   node bench/edit-feedback.ts [--rounds 30] [--think-ms 1000] [--wait-ms <editFeedback.waitMs>] [--write]
  *
- * `--write` replaces the "Edit feedback" section of docs/benchmarks.md (appending it when absent).
+ * `--write` replaces the `edit-feedback` block of docs/benchmarks.md (appending it when absent;
+ * everything else on the page is kept — bench/bench-doc.ts).
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,12 +21,11 @@ import { CallId } from '@deepseek-ai/dsh-llm';
 import * as toolFs from '@deepseek-ai/dsh-tool-fs';
 import { resolveConfig } from '../src/config.ts';
 import { ScriptedAgentHarness, textOf } from '../tests/support/scripted-agent.ts';
+import { writeBenchSection } from './bench-doc.ts';
 import { generateProject, type BenchProject } from './generate-project.ts';
 import { fmtLoad, machineFacts } from './machine.ts';
 import { fmtMedianP95, fmtMs, summarize, type Summary } from './stats.ts';
 
-const START = '<!-- edit-feedback:start -->';
-const END = '<!-- edit-feedback:end -->';
 
 /** One configuration's run. */
 interface RunResult {
@@ -93,7 +93,6 @@ function section(off: RunResult, on: RunResult, facts: { before: string; after: 
   const offS = s(off);
   const onS = s(on);
   const lines = [
-    START,
     '## Edit feedback',
     '',
     `\`node bench/edit-feedback.ts --rounds ${facts.rounds} --think-ms ${facts.thinkMs} --write\` (commit ${facts.commit}): one \`edit\` of \`src/app.ts\` in the generated 200-file project per round, through \`ctx.tools.execute\` with a live agent (the real sandboxed fs, observation policy, \`dsh-tool-fs\`; typescript-language-server 5.3.0), alternately introducing and fixing a type error; each edit follows a \`read\` of the file and a ${facts.thinkMs} ms pause standing for the model's turn. Off and on run in separate compositions on the same project; \`editFeedback.waitMs\` ${facts.waitMs} ms.`,
@@ -115,7 +114,6 @@ function section(off: RunResult, on: RunResult, facts: { before: string; after: 
     '```',
     '',
     `Load average (1 / 5 / 15 min): ${facts.before} before, ${facts.after} after; wall time ${facts.wallS.toFixed(0)} s.`,
-    END,
   ];
   return lines.join('\n');
 }
@@ -140,13 +138,7 @@ async function main(): Promise<void> {
       wallS: (performance.now() - started) / 1000,
     });
     process.stdout.write(`${text}\n`);
-    if (values.write) {
-      const path = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
-      const doc = readFileSync(path, 'utf8');
-      const at = doc.indexOf(START);
-      const next = at < 0 ? `${doc.trimEnd()}\n\n${text}\n` : `${doc.slice(0, at)}${text}${doc.slice(doc.indexOf(END) + END.length)}`;
-      writeFileSync(path, next);
-    }
+    if (values.write) writeBenchSection('edit-feedback', text);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -131,13 +131,18 @@ export function breakdownTable(r: SuiteResult): string {
     );
   };
   add('(b) raw floor: first publish/pull showing the edit', r.raw.editOn, r.raw.editOff);
-  if (r.spec.diagnostics === 'push') add('(a) engine: the first publish showing the edit reaches the engine', reached(r.engine.editOn), reached(r.engine.editOff));
-  add(`(a) engine: result returned (diagnosticsSettleMs ${r.engineSettleMs}, the default)`, r.engine.editOn, r.engine.editOff);
-  if (r.spec.diagnostics === 'push') add('(a) engine: settle wait after that publish (returned − reached)', settleWait(r.engine.editOn), settleWait(r.engine.editOff));
+  const enginePush = r.spec.engineDiagnostics === 'push';
+  if (enginePush) add('(a) engine: the first publish showing the edit reaches the engine', reached(r.engine.editOn), reached(r.engine.editOff));
+  add(
+    enginePush ? `(a) engine: result returned (diagnosticsSettleMs ${r.engineSettleMs}, the default)` : `(a) engine: result returned (${r.spec.engineDiagnostics})`,
+    r.engine.editOn,
+    r.engine.editOff,
+  );
+  if (enginePush) add('(a) engine: settle wait after that publish (returned − reached)', settleWait(r.engine.editOn), settleWait(r.engine.editOff));
   if (r.engineVariant !== undefined) add(`(a) engine with diagnosticsSettleMs ${r.engineVariant.settleMs} (not the default)`, r.engineVariant.on, r.engineVariant.off);
   add('(c) transient: first publish/pull showing the edit', r.transient.editOn, r.transient.editOff);
   if (r.transientSettle !== undefined) add(`(c) transient, settle rule: last publish after ${r.transientSettle.settleMs} ms quiet`, r.transientSettle.on, r.transientSettle.off);
-  if (r.spec.diagnostics === 'push') {
+  if (enginePush) {
     const coldReached = reached(r.engine.cold);
     lines.push(
       row([

@@ -8,11 +8,11 @@
  * Runs (a) the engine, (b) the raw floor and (c) the transient client side by side on
  * typescript-language-server (the embedded default) and, unless `--no-ts7`, on TypeScript 7
  * `tsc --lsp`; then, unless `--no-protocol`, the editor protocol through `serve`
- * (`bench/protocol-suite.ts`); prints a markdown report; `--write` also rewrites docs/benchmarks.md.
+ * (`bench/protocol-suite.ts`); prints a markdown report; `--write` also rewrites its block of
+ * docs/benchmarks.md (bench/bench-doc.ts: every other section of the page is kept).
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeBenchSection } from './bench-doc.ts';
 import type { BenchDriver } from './driver-types.ts';
 import { machineFacts } from './machine.ts';
 import { processTree } from './process-tree.ts';
@@ -105,7 +105,6 @@ const { progress: _progress, ...shown } = options;
 const report = renderReport({ command, options: shown, start, end: machineFacts(), suites, ...(protocol === undefined ? {} : { protocol }), wallMs: performance.now() - t0 });
 process.stdout.write(report);
 if (values.write) {
-  const target = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
-  writeFileSync(target, report);
-  process.stderr.write(`wrote ${target}\n`);
+  writeBenchSection('bench-run', report);
+  process.stderr.write('wrote the bench-run block of docs/benchmarks.md (the rest of the page is kept)\n');
 }

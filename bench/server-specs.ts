@@ -19,8 +19,14 @@ export interface ServerSpec {
   /** Spawn command of the raw and transient clients (the engine runs the same binary). */
   argv: string[];
   initializationOptions?: Record<string, unknown>;
-  /** How the server delivers diagnostics. */
+  /** How the server delivers diagnostics to a plain client (the floor and transient clients). */
   diagnostics: 'push' | 'pull';
+  /**
+   * How the engine gets them with the default config: by pull, by the tsserver passthrough
+   * (typescript-language-server: tsserver's own diagnostics for the version just sent, decision
+   * 0001), or from pushes plus the settle rules.
+   */
+  engineDiagnostics: 'pull' | 'passthrough' | 'push';
   /** The server publishes `[]` for a document that had diagnostics when it is closed. */
   clearsOnClose: boolean;
   /** Engine server id. */
@@ -45,16 +51,21 @@ function withSettle(config: Config, serverId: string, settleMs: number | undefin
   return { ...config, servers: { ...config.servers, [serverId]: patched } };
 }
 
-/** @returns typescript-language-server 5.3.0 on TypeScript 5.9.3: the engine's embedded default (push). */
+/**
+ * @returns typescript-language-server 5.3.0 on TypeScript 5.9.3: the engine's embedded default.
+ *   The engine reads diagnostics through the tsserver passthrough; the floor and transient
+ *   clients read the server's pushes.
+ */
 export function tslsSpec(): ServerSpec {
   const tslsVersion = versionOf(require.resolve('typescript-language-server/package.json'));
   const tsVersion = versionOf(require.resolve('typescript/package.json'));
   return {
     key: 'tsls',
-    title: `typescript-language-server ${tslsVersion} (TypeScript ${tsVersion}), push diagnostics — the embedded default`,
+    title: `typescript-language-server ${tslsVersion} (TypeScript ${tsVersion}) — the embedded default: the engine by tsserver passthrough, the floor and transient clients by pushes`,
     argv: [process.execPath, TSLS_CLI, '--stdio'],
     initializationOptions: { ...TSLS_INIT_OPTIONS },
     diagnostics: 'push',
+    engineDiagnostics: 'passthrough',
     clearsOnClose: true,
     serverId: EMBEDDED_TYPESCRIPT_ID,
     versions: { 'typescript-language-server': tslsVersion, typescript: tsVersion },
@@ -73,6 +84,7 @@ export function ts7Spec(): ServerSpec {
     title: `TypeScript ${version} native \`tsc --lsp --stdio\`, pull diagnostics`,
     argv: [TS7_TSC, '--lsp', '--stdio'],
     diagnostics: 'pull',
+    engineDiagnostics: 'pull',
     clearsOnClose: false,
     serverId: 'ts7',
     versions: { 'typescript (tsc --lsp)': version },

@@ -121,7 +121,7 @@ export async function runSuite(spec: ServerSpec, options: SuiteOptions, live: Se
     const engine = drivers.engine as EngineDriver;
     const transient = drivers.transient as TransientDriver;
     let variant: EngineDriver | undefined;
-    if (options.variantSettleMs > 0 && spec.diagnostics === 'push') {
+    if (options.variantSettleMs > 0 && spec.engineDiagnostics === 'push') {
       variant = new EngineDriver(spec, projects.variant, { label: `(a) engine, diagnosticsSettleMs ${options.variantSettleMs}`, settleMs: options.variantSettleMs });
       live.add(variant);
       await variant.coldStart();

@@ -1,12 +1,32 @@
 /**
  * A tiny validator for wire params. Every refusal is `LSP_ACTION_INVALID_ARGS` naming the field
- * (`params.range.start.line must be a non-negative integer`); a missing or non-absolute
- * `workspaceRoot` is `LSP_ACTION_WORKSPACE_REQUIRED`, as the spec says. Unknown fields are ignored.
+ * (`params.range.start.line must be a non-negative integer`); a missing `workspaceRoot` is
+ * `LSP_ACTION_WORKSPACE_REQUIRED`, as the spec says, while one that is given but unusable (not a
+ * string, or relative) is `LSP_ACTION_INVALID_ARGS` naming the field — the client sent a value,
+ * so "none was given" would mislead (decision 0101). Unknown fields are ignored.
  */
 import { isAbsolute } from 'node:path';
 import { ActionError } from '../errors.ts';
 import type { Position, Range } from '../lsp/engine-types.ts';
 import type { EscalationParams } from './action-results.ts';
+
+/**
+ * @param value a workspace root as received
+ * @param field its name in the request, for the message
+ * @returns the value, when it is an absolute path
+ * @throws ActionError `LSP_ACTION_WORKSPACE_REQUIRED` when absent or blank (none was given);
+ *   `LSP_ACTION_INVALID_ARGS` naming the field when it is not a string or is relative
+ */
+export function checkWorkspaceRoot(value: unknown, field: string): string {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+    throw new ActionError('LSP_ACTION_WORKSPACE_REQUIRED', `an absolute workspace root is required (${field}); none was given`);
+  }
+  if (typeof value !== 'string') throw invalid(`${field} must be a string (an absolute path), not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  if (!isAbsolute(value)) {
+    throw invalid(`${field} must be an absolute path; ${JSON.stringify(value)} is relative (send the folder's full path)`);
+  }
+  return value;
+}
 
 /** Reads typed fields out of one raw params object. */
 export class ActionParams {
@@ -23,16 +43,13 @@ export class ActionParams {
     this.#raw = raw as Record<string, unknown>;
   }
 
-  /** @returns the absolute workspace root, as sent */
+  /**
+   * @returns the absolute workspace root, as sent
+   * @throws ActionError `LSP_ACTION_WORKSPACE_REQUIRED` when absent or blank; `LSP_ACTION_INVALID_ARGS`
+   *   when not a string or relative
+   */
   workspaceRoot(): string {
-    const value = this.#raw['workspaceRoot'];
-    if (typeof value !== 'string' || value.trim() === '' || !isAbsolute(value)) {
-      throw new ActionError(
-        'LSP_ACTION_WORKSPACE_REQUIRED',
-        'an absolute workspace root is required (params.workspaceRoot); none was given',
-      );
-    }
-    return value;
+    return checkWorkspaceRoot(this.#raw['workspaceRoot'], 'params.workspaceRoot');
   }
 
   /** @returns `filePath`: a non-empty string, absolute or relative to the workspace root */

@@ -2,11 +2,12 @@ import type { Agent } from '@deepseek-ai/dsh-agent';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { SandboxMode } from '@deepseek-ai/dsh-sandbox';
 import type { Session } from '@deepseek-ai/dsh-session';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { abortError, ActionError, isActionError } from '../errors.ts';
 import { confinePath, confineRoot, containsTarget, isLexicallyInside, resolveReal } from '../workspace-containment.ts';
 import type { WriteAuthorizer } from '../permission/write-authorizer-types.ts';
 import type { ActionServices } from './action-definition.ts';
+import { checkWorkspaceRoot } from './action-params.ts';
 import type { ActionRegistry } from './action-registry.ts';
 
 /** One request to run an action, from any face. */
@@ -130,13 +131,7 @@ export class ActionRunner {
 
   async #checkRoot(raw: unknown, request: RunRequest, signal: AbortSignal): Promise<string> {
     const containing = request.containingRoot;
-    if (typeof raw !== 'string' || raw.trim() === '' || !isAbsolute(raw)) {
-      throw new ActionError(
-        'LSP_ACTION_WORKSPACE_REQUIRED',
-        'an absolute workspace root is required (workspaceRoot); none was given',
-      );
-    }
-    const root = resolve(raw);
+    const root = resolve(checkWorkspaceRoot(raw, 'params.workspaceRoot'));
     if (containing !== undefined && !(await this.#insideSessionRoot(containing, root, signal))) {
       throw new ActionError(
         'LSP_ACTION_WORKSPACE_REQUIRED',

@@ -20,6 +20,9 @@ TypeScript and JavaScript work out of the box (the package's own typescript-lang
 TypeScript 5.9.3). Other installed language servers are picked up from PATH and the workspace's
 node_modules/.bin: pyright, basedpyright or pylsp (Python), docker-langserver, clangd, gopls,
 rust-analyzer, bash-language-server, yaml-language-server. Run 'dsh-lsp-actions help check'.
+
+Needs Node 22.19 or newer (--help and --version work on any Node; on an older one, other
+commands print the line that runs them on Node 22).
 `;
 
 const COMMON = `  -w, --workspace DIR   Workspace root (default: the current directory)

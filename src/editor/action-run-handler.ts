@@ -91,6 +91,7 @@ export class ActionRunHandler {
       writes = this.#deps.runner.registry.get(action).writes;
       if (this.#closed) throw new ActionError('LSP_ACTION_CANCELLED', 'the editor backend is shutting down');
       if (this.#inFlight.has(requestId)) throw new ActionError('LSP_ACTION_INVALID_ARGS', `requestId "${requestId}" is already in flight`);
+      refuseMisplacedSessionId(params);
       binding = this.#deps.sessions.bind(p['sessionId']);
       escalation = writes ? this.#deps.sessions.escalation(params, binding) : undefined;
     } catch (error) {
@@ -241,6 +242,22 @@ const COMMIT_SETTLE_MS = 50;
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A short description of a client value for a message; never walks a nested structure. */
+/**
+ * `sessionId` belongs to the envelope (`{action, params, sessionId}`), next to `action`; inside the
+ * action's `params` nothing reads it, so the run would go ahead unbound — under the backend's own,
+ * possibly wider, preset — while the client believes it bound a session. Refused instead.
+ * @param params the action's params as received
+ * @throws ActionError `LSP_ACTION_INVALID_ARGS` naming the field
+ */
+function refuseMisplacedSessionId(params: unknown): void {
+  if (typeof params === 'object' && params !== null && !Array.isArray(params) && Object.hasOwn(params, 'sessionId')) {
+    throw new ActionError(
+      'LSP_ACTION_INVALID_ARGS',
+      'params.sessionId is not an action parameter: send sessionId next to action in the lsp.actions.run params ({ action, params, sessionId }) to bind the run to that session',
+    );
+  }
+}
+
 function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
   if (Array.isArray(value)) return 'an array';

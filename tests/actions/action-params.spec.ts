@@ -1,11 +1,12 @@
 /**
  * Params validation: every INVALID_ARGS path names the offending field; a missing workspace
- * root is WORKSPACE_REQUIRED; a path leaving the root is OUTSIDE_WORKSPACE.
+ * root is WORKSPACE_REQUIRED, a relative one INVALID_ARGS; a path leaving the root is OUTSIDE_WORKSPACE.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ActionParams } from '../../src/actions/action-params.ts';
 import { BUILTIN_ACTIONS } from '../../src/actions/builtin-actions.ts';
+import { isActionError } from '../../src/errors.ts';
 import { ROOT, actionError } from './support/action-fixtures.ts';
 
 const byId = new Map(BUILTIN_ACTIONS.map((action) => [action.id, action]));
@@ -23,9 +24,27 @@ describe('ActionParams', () => {
     for (const raw of [null, 42, 'x', [1]]) assert.throws(() => new ActionParams(raw), actionError('LSP_ACTION_INVALID_ARGS', /params must be an object/));
   });
 
-  it('workspaceRoot: missing, empty, non-string or relative is WORKSPACE_REQUIRED', () => {
-    for (const workspaceRoot of [undefined, '', '  ', 7, 'relative/dir']) {
-      assert.throws(() => parse('diagnostics.get', { filePath: 'a.ts', workspaceRoot }), actionError('LSP_ACTION_WORKSPACE_REQUIRED', /workspaceRoot/));
+  it('workspaceRoot: missing or blank is WORKSPACE_REQUIRED ("none was given")', () => {
+    for (const workspaceRoot of [undefined, null, '', '  ']) {
+      assert.throws(() => parse('diagnostics.get', { filePath: 'a.ts', workspaceRoot }), actionError('LSP_ACTION_WORKSPACE_REQUIRED', /\(params\.workspaceRoot\); none was given/));
+    }
+  });
+
+  it('workspaceRoot: given but relative or not a string is INVALID_ARGS naming the field, for every action that takes one', () => {
+    const takingRoot = BUILTIN_ACTIONS.filter((action) => {
+      try {
+        action.parse({});
+      } catch (error) {
+        return isActionError(error) && error.code === 'LSP_ACTION_WORKSPACE_REQUIRED';
+      }
+      return false;
+    });
+    assert.ok(takingRoot.length >= 15, `${takingRoot.length} actions refuse a missing workspaceRoot`);
+    for (const action of takingRoot) {
+      const raw = { filePath: 'a.ts', position: pos, newName: 'b', workspaceRoot: 'relative/dir' };
+      assert.throws(() => action.parse(raw), actionError('LSP_ACTION_INVALID_ARGS', /^params\.workspaceRoot must be an absolute path; "relative\/dir" is relative/), action.id);
+      assert.throws(() => action.parse({ ...raw, workspaceRoot: './' }), actionError('LSP_ACTION_INVALID_ARGS', /params\.workspaceRoot must be an absolute path/), action.id);
+      assert.throws(() => action.parse({ ...raw, workspaceRoot: 7 }), actionError('LSP_ACTION_INVALID_ARGS', /^params\.workspaceRoot must be a string \(an absolute path\), not number/), action.id);
     }
   });
 

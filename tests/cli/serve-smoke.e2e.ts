@@ -1,7 +1,8 @@
 /**
  * `dsh-lsp-actions serve` with the default composition and the real plugin, as an editor
  * spawns it: the first request is answered (the Loader was awaited), stdout carries only
- * protocol frames, `diagnostics.get` returns a real typescript-language-server error, and end
+ * protocol frames, `diagnostics.get` returns a real typescript-language-server error, a relative
+ * `workspaceRoot` and a `sessionId` inside `params` are refused naming the field, and end
  * of input stops every process the backend started and exits 0. (The full editor flow —
  * quick fix, format, rename, events — is the plugin's serve end-to-end test.)
  */
@@ -87,6 +88,17 @@ describe('serve (default composition, real plugin)', { timeout: 180_000 }, () =>
       assert.equal(run['result'].status, 'succeeded', JSON.stringify(run));
       const diagnostics = run['result'].result.diagnostics as Array<{ message: string; code: unknown }>;
       assert.ok(diagnostics.some((d) => String(d.code) === '2304' && /distance/.test(d.message)), JSON.stringify(diagnostics));
+
+      // The two edges a client author meets first get errors naming the field.
+      send({ jsonrpc: '2.0', id: 3, method: 'lsp.actions.run', params: { action: 'diagnostics.get', params: { filePath: 'src/main.ts', workspaceRoot: 'examples/sample' } } });
+      const relative = (await response(3))['result'];
+      assert.equal(relative.status, 'failed');
+      assert.equal(relative.error.code, 'LSP_ACTION_INVALID_ARGS');
+      assert.match(relative.error.message, /^params\.workspaceRoot must be an absolute path; "examples\/sample" is relative/);
+      send({ jsonrpc: '2.0', id: 4, method: 'lsp.actions.run', params: { action: 'diagnostics.get', params: { filePath: 'src/main.ts', workspaceRoot: SAMPLE, sessionId: 'mine' } } });
+      const misplaced = (await response(4))['result'];
+      assert.equal(misplaced.error.code, 'LSP_ACTION_INVALID_ARGS');
+      assert.match(misplaced.error.message, /^params\.sessionId is not an action parameter/);
 
       const before = descendants(child.pid as number);
       assert.ok(before.length > 0, 'the language server runs under the backend');

@@ -210,6 +210,29 @@ describe('sessions and permissions', () => {
     await dispose();
   });
 
+  it('a sessionId inside params (instead of next to action) fails LSP_ACTION_INVALID_ARGS naming the field, before anything runs', async () => {
+    const { run, runner, wire, dispose } = startFake({ services: { agents: { list: () => [agent('idle', '/ws')] } } });
+    subscribe(wire);
+    for (const request of [
+      { action: 'format', params: { ...FILE, sessionId: 's1' } },
+      { action: 'diagnostics.get', params: { ...FILE, sessionId: 's1' } },
+      { action: 'format', params: { ...FILE, sessionId: 's1' }, sessionId: 's1' },
+      { action: 'format', params: { ...FILE, sessionId: null } },
+    ]) {
+      const envelope = await run(request);
+      assert.equal(envelope['status'], 'failed', JSON.stringify(request));
+      assert.equal(envelope['error'].code, 'LSP_ACTION_INVALID_ARGS');
+      assert.match(envelope['error'].message, /^params\.sessionId is not an action parameter: send sessionId next to action/);
+    }
+    assert.equal(runner.requests.length, 0);
+    // refused before it started: one failed status per run, no started
+    assert.deepEqual(wire.events().map((e) => `${e['kind']}:${e['status']}`), Array(4).fill('action.status:failed'));
+    // the same session, where it belongs, binds the run
+    assert.equal((await run({ action: 'format', params: FILE, sessionId: 's1' }))['status'], 'succeeded');
+    assert.equal(runner.requests[0]?.containingRoot, '/ws');
+    await dispose();
+  });
+
   it('escalation without a bound session, or with an idle agent, fails LSP_ACTION_APPROVAL_UNAVAILABLE before anything runs', async () => {
     const esc = { ...FILE, sandbox_permissions: 'workspace-write', justification: 'format the file' };
     const { run, runner, dispose } = startFake({ services: { agents: { list: () => [agent('idle', '/ws')] } } });

@@ -20,6 +20,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 interface Manifest {
   name: string;
   version: string;
+  license?: string;
   main?: string;
   types?: string;
   exports?: Record<string, unknown>;
@@ -44,7 +45,7 @@ const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as
 const DSH_RANGE = '^0.1.0-rc.8';
 
 /** Files a working bundle cannot do without. */
-const REQUIRED = ['lib/index.js', 'lib/index.d.ts', 'lib/cli/main.js', 'cordis.patch.yml', 'README.md', 'package.json'];
+const REQUIRED = ['lib/index.js', 'lib/index.d.ts', 'lib/cli/main.js', 'cordis.patch.yml', 'README.md', 'LICENSE', 'package.json'];
 
 /** Top-level folders that must never be published. */
 const FORBIDDEN_DIRS = ['tests/', 'src/', 'bench/', 'node_modules/'];
@@ -125,7 +126,7 @@ before(() => {
 });
 
 describe('npm pack contents', () => {
-  it('contains the entry points, the bundle patch, the README and the manifest', () => {
+  it('contains the entry points, the bundle patch, the README, the LICENSE and the manifest', () => {
     const missing = REQUIRED.filter((path) => !packed.has(path));
     assert.deepEqual(missing, [], `missing from the tarball: ${missing.join(', ')}`);
   });
@@ -247,5 +248,18 @@ describe('cordis.patch.yml', () => {
     assert.equal(plugin.name, manifest.name, 'plugin name');
     assert.ok(Array.isArray(plugin.inject), 'exports inject');
     assert.equal(plugin.default, undefined, 'namespace plugin: no default export');
+  });
+});
+
+describe('licence', () => {
+  it('the package and the VS Code extension carry the MIT LICENSE their manifests declare, and the .vsix ships it', () => {
+    const text = readFileSync(join(REPO, 'LICENSE'), 'utf8');
+    assert.match(text, /^MIT License\n\nCopyright \(c\) 2026 the dsh-lsp-actions authors\n/);
+    assert.equal(manifest.license, 'MIT');
+    const extension = join(REPO, 'editors', 'vscode');
+    assert.equal(readFileSync(join(extension, 'LICENSE'), 'utf8'), text);
+    assert.equal((JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8')) as { license?: string }).license, 'MIT');
+    const vscodeignore = readFileSync(join(extension, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(vscodeignore.includes('!LICENSE'), '.vscodeignore lets LICENSE into the .vsix');
   });
 });

@@ -10,14 +10,14 @@ import type { WriteAuthorizer } from '../../src/permission/write-authorizer-type
 import { LSP_TOOL_NAMES, registerLspTools } from '../../src/tools/register-lsp-tools.ts';
 import { stubRunner, toolDeps } from './tool-fixtures.ts';
 
-const DOC = join(import.meta.dirname, '..', '..', 'README.md');
+const DOC = join(import.meta.dirname, '..', '..', 'docs', 'model-experience.md');
 
-describe('Model Experience section', () => {
+describe('docs/model-experience.md', () => {
   it('has one H3 per tool with the three H4s, and quotes each registered description verbatim', async () => {
-    const readme = await readFile(DOC, 'utf8');
-    const start = readme.indexOf('\n## Model Experience\n');
-    assert.ok(start >= 0, 'README has a Model Experience section');
-    const rest = readme.slice(start + 1);
+    const page = await readFile(DOC, 'utf8');
+    const start = page.indexOf('\n## Per tool\n');
+    assert.ok(start >= 0, 'docs/model-experience.md has a "Per tool" section');
+    const rest = page.slice(start + 1);
     const next = rest.indexOf('\n## ', 1);
     const doc = next < 0 ? rest : rest.slice(0, next);
     const deps = toolDeps(stubRunner(() => ({})), { canEscalate: true });
