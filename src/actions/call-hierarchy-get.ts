@@ -64,7 +64,7 @@ export const callHierarchyGetAction: ActionDefinition<CallHierarchyGetParams, Ca
         sites.push({ filePath, range, other });
       }
     }
-    const capped = capItems(sites.sort(compareLocations), itemLimit(params.maxItems, services.config));
+    const capped = capItems(sites.sort((a, b) => compareLocations(a, b) || compareLocations(a.other, b.other) || (a.other.name < b.other.name ? -1 : a.other.name > b.other.name ? 1 : 0)), itemLimit(params.maxItems, services.config));
     if (params.withSource === true) await attachLineTexts(root, capped.items, services.engine, signal);
     const result: CallHierarchyGetResult = {
       kind: 'callHierarchy',

@@ -106,13 +106,14 @@ async function resolveSymbol(
     matches = matchInOutline(symbols, path);
     where = `in ${file.filePath}`;
   } else {
-    const found = await searchWorkspace(path.name, params.anchorPaths ?? [], services, invocation);
-    matches = preferOwnSources(matchInSearch(found.filter((s) => isInside(root, s.location.path)), path));
+    const found = (await searchWorkspace(path.name, params.anchorPaths ?? [], services, invocation)).filter((s) => isInside(root, s.location.path));
+    matches = preferOwnSources(matchInSearch(found, path));
+    if (matches.length === 0 && path.containers.length > 0) matches = preferOwnSources(await matchThroughOutlines(found, path, services, invocation));
     where = 'in the workspace';
   }
   matches = uniqueMatches(matches);
   if (matches.length === 0) {
-    throw new ActionError('LSP_ACTION_NO_SYMBOL', `no symbol named ${symbol} ${where}. Check the spelling (names are case-sensitive)${params.filePath === undefined ? ', give file_path, ' : ' or drop file_path to search the workspace,'} or use a line and column.`, {
+    throw new ActionError('LSP_ACTION_NO_SYMBOL', `no symbol named ${symbol} ${where}. Check the spelling (names are case-sensitive)${params.filePath === undefined ? ', give file_path,' : ' or drop file_path to search the workspace,'} or use a line and column.`, {
       candidates: [],
     });
   }
@@ -152,6 +153,21 @@ async function searchWorkspace(
   if (anchors.size === 0) return engine.workspaceSymbols(root, query, { signal });
   const results = await Promise.all([...anchors.values()].map((anchorPath) => engine.workspaceSymbols(root, query, { signal, anchorPath })));
   return results.flat();
+}
+
+/**
+ * Servers that leave `containerName` out of search results (typescript-language-server for
+ * members): the files where the bare name was found are outlined, and the path is matched there.
+ */
+async function matchThroughOutlines(
+  found: readonly SymbolNode[],
+  path: SymbolPath,
+  { engine }: Pick<ActionServices, 'engine'>,
+  { root, signal }: Pick<ActionInvocation, 'root' | 'signal'>,
+): Promise<SymbolMatch[]> {
+  const files = [...new Set(found.filter((s) => normalizeName(s.name) === path.name).map((s) => s.location.path))].sort();
+  const outlines = await Promise.all(files.map((file) => engine.documentSymbols({ root, path: file }, { signal })));
+  return outlines.flatMap(({ symbols }) => matchInOutline(symbols, path));
 }
 
 /** Declarations in the project's own sources win over copies under dependency folders. */

@@ -159,11 +159,15 @@ export function splitHover(contents: string): { signature: string; doc: string }
     else prose.push(line);
   }
   if (fence !== undefined) signature.push(fence.join('\n'));
-  const paragraphs = prose
-    .join('\n')
-    .split(/\n\s*(?:-{3,}|\*{3,}|_{3,})?\s*\n/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '' && !/^(-{3,}|\*{3,}|_{3,})$/.test(p));
+  // paragraphs end at a blank line or a horizontal rule (`---`, `***`, `___`)
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  for (const line of [...prose, '']) {
+    if (line.trim() === '' || /^\s*(-{3,}|\*{3,}|_{3,})\s*$/.test(line)) {
+      if (current.length > 0) paragraphs.push(current.join('\n').trim());
+      current = [];
+    } else current.push(line);
+  }
   const sig = signature.map((s) => s.trim()).filter((s) => s !== '').join('\n');
   // No code block: plain-text hovers lead with the signature as their first paragraph.
   if (sig === '' && paragraphs.length > 0) return { signature: paragraphs[0] as string, doc: paragraphs[1] ?? '' };
