@@ -12,6 +12,7 @@ import { referencesGetAction } from '../../src/actions/references-get.ts';
 import { toTargetParams } from '../../src/tools/navigation-tool-specs.ts';
 import { actionError, invocation, makeServices, range, ROOT } from './support/action-fixtures.ts';
 
+const node = (name: string, path: string, line: number) => ({ name, kind: 6, path, range: range(line, 0, line + 2, 1), selectionRange: range(line, 2, line, 2 + name.length) });
 const at = (path: string, line: number, character: number) => ({ path, range: range(line, character, line, character + 4) });
 
 describe('navigation actions', () => {
@@ -48,7 +49,6 @@ describe('navigation actions', () => {
 
   it('callHierarchy.get flattens edges into call sites ordered by place, then callee', async () => {
     const services = makeServices();
-    const node = (name: string, path: string, line: number) => ({ name, kind: 6, path, range: range(line, 0, line + 2, 1), selectionRange: range(line, 2, line, 2 + name.length) });
     services.engine.callHierarchyResult = {
       serverId: 'ts',
       direction: 'outgoing',

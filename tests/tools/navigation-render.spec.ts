@@ -17,6 +17,8 @@ const loc = (filePath: string, line: number, character: number, lineText: string
   ...(declaration ? { declaration } : {}),
 });
 
+const item = (name: string, filePath: string, line: number) => ({ name, kind: 12, filePath, range: { start: { line, character: 0 }, end: { line, character: 9 } }, selectionRange: { start: { line, character: 16 }, end: { line, character: 24 } } });
+
 function refs(locations: WireLocation[], extra: Partial<LocationsResult> = {}): WithRoot<LocationsResult> {
   return { kind: 'references', filePath: 'src/main.ts', position: { line: 8, character: 12 }, locations, truncated: false, total: locations.length, name: 'describe', workspaceRoot: ROOT, ...extra };
 }
@@ -55,7 +57,6 @@ describe('renderLocations', () => {
 });
 
 describe('renderCallHierarchy', () => {
-  const item = (name: string, filePath: string, line: number) => ({ name, kind: 12, filePath, range: { start: { line, character: 0 }, end: { line, character: 9 } }, selectionRange: { start: { line, character: 16 }, end: { line, character: 24 } } });
   it('lists call sites with the caller (incoming) or the callee (outgoing)', () => {
     const value: WithRoot<CallHierarchyGetResult> = {
       kind: 'callHierarchy',
