@@ -113,7 +113,11 @@ async function resolveSymbol(
   }
   matches = uniqueMatches(matches);
   if (matches.length === 0) {
-    throw new ActionError('LSP_ACTION_NO_SYMBOL', `no symbol named ${symbol} ${where}. Check the spelling (names are case-sensitive)${params.filePath === undefined ? ', give file_path,' : ' or drop file_path to search the workspace,'} or use a line and column.`, {
+    const hint =
+      params.filePath === undefined
+        ? ', or use a line and column. A server that just started may not have indexed every file yet: with file_path the name is looked up in that file\'s outline.'
+        : ', drop file_path to search the workspace, or use a line and column.';
+    throw new ActionError('LSP_ACTION_NO_SYMBOL', `no symbol named ${symbol} ${where}. Check the spelling (names are case-sensitive)${hint}`, {
       candidates: [],
     });
   }

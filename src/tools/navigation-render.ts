@@ -4,8 +4,9 @@
  * declaration marked, bounded by `maxResultChars` with a count of what was left out; hover as the
  * signature and the first paragraph of its documentation. Pure.
  */
-import type { CallHierarchyGetResult, HoverGetResult, LocationsResult, WireCallItem, WireLocation } from '../actions/action-results.ts';
+import type { CallHierarchyGetResult, HoverGetResult, LocationsResult, SymbolsGetResult, WireCallItem, WireLocation } from '../actions/action-results.ts';
 import { displayPath, formatAt, oneBasedPosition, symbolKindName } from './locations.ts';
+import { formatSymbol } from './lsp-symbols-tool.ts';
 import { cutText, oneLine, renderBoundedList } from './text-budget.ts';
 
 /** What every navigation answer says about freshness. */
@@ -188,4 +189,20 @@ export function renderHover(value: WithRoot<HoverGetResult>, maxChars: number): 
   if (signature !== '') lines.push(cutText(signature, MAX_SIGNATURE_CHARS));
   if (doc !== '') lines.push(cutText(doc, MAX_DOC_CHARS));
   return cutText(lines.join('\n'), maxChars);
+}
+
+/** Said with every workspace search: servers search what they have indexed (pyright parses files lazily after start). */
+export const INDEXED_NOTE = 'as far as the server has indexed the workspace; a server that just started may list fewer';
+
+/**
+ * @param value a `symbols.get` workspace search result
+ * @param maxChars `maxResultChars`
+ * @returns the model-facing text
+ */
+export function renderWorkspaceSymbols(value: WithRoot<SymbolsGetResult>, maxChars: number): string {
+  const root = value.workspaceRoot;
+  const count = value.truncated ? `${value.symbols.length} of ${value.total}` : `${value.total}`;
+  const head = [`Symbols matching "${value.query ?? ''}": ${count} (${value.total === 0 ? '' : 'path:line:col one-based; '}${INDEXED_NOTE}).`];
+  const items = value.symbols.map((symbol) => formatSymbol(root, symbol, 'workspace'));
+  return renderBoundedList({ head, items, alreadyOmitted: Math.max(0, value.total - value.symbols.length), noun: 'symbols' }, maxChars).text;
 }

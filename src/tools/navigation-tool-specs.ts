@@ -7,8 +7,7 @@
 import type { ParameterSchemaSpec } from '@deepseek-ai/dsh-tools';
 import type { BuiltinActionId, CallHierarchyGetResult, HoverGetResult, LocationsResult, SymbolsGetResult } from '../actions/action-results.ts';
 import { ActionError } from '../errors.ts';
-import { renderSymbols } from './lsp-symbols-tool.ts';
-import { renderCallHierarchy, renderHover, renderLocations, type WithRoot } from './navigation-render.ts';
+import { renderCallHierarchy, renderHover, renderLocations, renderWorkspaceSymbols, type WithRoot } from './navigation-render.ts';
 import { toWirePath, toWirePosition } from './tool-args.ts';
 
 /** The arguments every navigation tool may receive. */
@@ -195,7 +194,7 @@ export const NAVIGATION_TOOL_SPECS: readonly NavigationToolSpec[] = [
     addressed: false,
     resultKind: 'symbols',
     params: (args, { anchor, maxItems }) => ({ query: args.query?.trim() ?? '', maxItems, ...(anchor === undefined ? {} : { filePath: anchor }) }),
-    render: (value, maxChars) => renderSymbols(value as WithRoot<SymbolsGetResult>, maxChars),
+    render: (value, maxChars) => renderWorkspaceSymbols(value as WithRoot<SymbolsGetResult>, maxChars),
     title: (args) => `Symbols matching "${args.query ?? ''}"`,
   },
 ];

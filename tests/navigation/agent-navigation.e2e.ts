@@ -16,6 +16,7 @@ import type { Plugin } from '@deepseek-ai/cordis';
 import type { Agent } from '@deepseek-ai/dsh-agent';
 import * as toolFs from '@deepseek-ai/dsh-tool-fs';
 import type { CallHierarchyGetResult, HoverGetResult, LocationsResult } from '../../src/actions/action-results.ts';
+import { INDEXED_NOTE } from '../../src/tools/navigation-render.ts';
 import { ScriptedAgentHarness, type ScriptedToolCall } from '../support/scripted-agent.ts';
 import { PYRIGHT, testServersInstalled } from '../support/servers.ts';
 import { createNavigationWorkspace, TICK_CALLS, type NavigationWorkspace } from './navigation-fixtures.ts';
@@ -125,6 +126,7 @@ interface Expectations {
   blankCandidate: string;
   externalEdit: { file: string; line: string; place: string };
   agentEdit: { file: string; old: string; new: string; place: string };
+  cartSymbols: string[];
 }
 
 const TS: Expectations = {
@@ -147,6 +149,7 @@ const TS: Expectations = {
   blankCandidate: 'cart at 6:7',
   externalEdit: { file: 'src/main.ts', line: 'describe(new Square(5));\n', place: 'src/main.ts:10:1' },
   agentEdit: { file: 'src/report.ts', old: '  return describeShape(new Square(3));', new: '  return describeShape(new Square(3)) + describeShape(new Square(4));', place: 'src/report.ts:5:41' },
+  cartSymbols: ['class Cart src/cart.ts:4:1', 'constant cart src/main.ts:6:7'],
 };
 
 const PY: Expectations = {
@@ -169,6 +172,7 @@ const PY: Expectations = {
   blankCandidate: 'cart at 6:1',
   externalEdit: { file: 'main.py', line: 'describe(Square(5))\n', place: 'main.py:10:1' },
   agentEdit: { file: 'report.py', old: 'from fmt import describe as describe_shape', new: 'from fmt import describe, describe as describe_shape', place: 'report.py:1:27' },
+  cartSymbols: ['class Cart cart.py:5:7', 'variable cart main.py:6:1'],
 };
 
 const at = ([file_path, line, character]: [string, number, number]) => ({ file_path, line, character });
@@ -239,6 +243,27 @@ for (const x of [TS, PY]) {
         for (const line of x.hoverLines) assert.ok(answer.text.split('\n').includes(line), `${line} in:\n${answer.text}`);
         assert.doesNotMatch(answer.text, /```|^---$/m, 'no Markdown fences or rules');
       }
+    });
+
+    it('lsp_workspace_symbols: the symbols matching the query, kind, name and place; never one that does not match', T, async () => {
+      // pyright searches only the files it has parsed so far, and parses lazily after start: the
+      // answer may list fewer at first (documented, and said in every answer), never others
+      let listed: string[] = [];
+      for (let turn = 0; turn < 20 && listed.length < x.cartSymbols.length; turn++) {
+        const answer = await s.ask('lsp_workspace_symbols', { query: 'Cart' });
+        assert.equal(answer.isError, false, answer.text);
+        assert.ok(answer.text.includes(INDEXED_NOTE), answer.text);
+        const symbols = (answer.value as { symbols: Array<{ name: string; kind: number; filePath: string; selectionRange: { start: { line: number; character: number } } }> }).symbols;
+        const kinds: Record<number, string> = { 5: 'class', 13: 'variable', 14: 'constant' };
+        listed = symbols.map((sy) => `${kinds[sy.kind] ?? sy.kind} ${sy.name} ${sy.filePath}:${sy.selectionRange.start.line + 1}:${sy.selectionRange.start.character + 1}`).sort();
+        for (const line of listed) {
+          assert.ok(x.cartSymbols.includes(line), `${line} is one of ${x.cartSymbols.join(', ')}`);
+          const [kind, name, place] = line.split(' ');
+          assert.ok(answer.text.includes(`${kind} ${name} — ${place}`), `${line} shown:\n${answer.text}`);
+        }
+        if (x.lang === 'ts') assert.deepEqual(listed, x.cartSymbols, 'tsserver searches the whole loaded project at once');
+      }
+      assert.deepEqual(listed, x.cartSymbols);
     });
 
     it('a wrong position: beside a name → the nearest name with a note; a blank line → an error listing candidates; an ambiguous name → candidates', T, async () => {

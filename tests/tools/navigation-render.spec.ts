@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallHierarchyGetResult, HoverGetResult, LocationsResult, WireLocation } from '../../src/actions/action-results.ts';
-import { FRESH_NOTE, renderCallHierarchy, renderHover, renderLocations, splitHover, type WithRoot } from '../../src/tools/navigation-render.ts';
+import { FRESH_NOTE, INDEXED_NOTE, renderCallHierarchy, renderHover, renderLocations, renderWorkspaceSymbols, splitHover, type WithRoot } from '../../src/tools/navigation-render.ts';
 
 const ROOT = '/ws';
 const loc = (filePath: string, line: number, character: number, lineText: string, declaration = false): WireLocation => ({
@@ -96,5 +96,27 @@ describe('hover', () => {
     const value: WithRoot<HoverGetResult> = { kind: 'hover', filePath: 'src/cart.ts', position: { line: 9, character: 2 }, found: true, contents: '```ts\nfoo(): void\n```\nDoes foo.', name: 'foo', note: 'Cart.foo is the method', workspaceRoot: ROOT };
     assert.equal(renderHover(value, 20_000), [`Hover for \`foo\` at src/cart.ts:10:3 (${FRESH_NOTE}):`, 'Note: Cart.foo is the method.', 'foo(): void', 'Does foo.'].join('\n'));
     assert.match(renderHover({ ...value, found: false, contents: '', note: undefined } as never, 20_000), /^No hover information for `foo` at src\/cart\.ts:10:3/);
+  });
+});
+
+const symbol = (name: string, kind: number, filePath: string, line: number, containerName?: string) => ({
+  name,
+  kind,
+  filePath,
+  range: { start: { line, character: 0 }, end: { line, character: 9 } },
+  selectionRange: { start: { line, character: 6 }, end: { line, character: 10 } },
+  ...(containerName ? { containerName } : {}),
+});
+
+describe('renderWorkspaceSymbols', () => {
+  it('lists kind, name, container and place, and says the search covers what the server has indexed', () => {
+    const text = renderWorkspaceSymbols(
+      { kind: 'symbols', scope: 'workspace', query: 'Cart', symbols: [symbol('Cart', 5, 'src/cart.ts', 3), symbol('total', 6, 'src/cart.ts', 9, 'Cart')], truncated: true, total: 3, workspaceRoot: ROOT },
+      20_000,
+    );
+    assert.equal(
+      text,
+      [`Symbols matching "Cart": 2 of 3 (path:line:col one-based; ${INDEXED_NOTE}).`, 'class Cart — src/cart.ts:4:7', 'method total in Cart — src/cart.ts:10:7', '… 1 more symbols not shown'].join('\n'),
+    );
   });
 });
