@@ -120,6 +120,16 @@ describe('resolveNavigationTarget', () => {
       },
     );
   });
+  it('asks the search again while it finds no symbol of the name (a server still parsing after start)', async () => {
+    const services = makeServices();
+    services.engine.files.set('/ws/fmt.py', 'def describe(s):\n    pass\n');
+    const answers = [[], [sym('describer', '/ws/x.py', 0, 4)], [sym('describe', '/ws/fmt.py', 0, 4, { kind: 12 })]];
+    let asked = 0;
+    services.engine.workspaceSymbols = async () => answers[Math.min(asked++, answers.length - 1)] ?? [];
+    const resolved = await resolveNavigationTarget({ workspaceRoot: ROOT, symbol: 'describe' }, services, invocation());
+    assert.equal(asked, 3);
+    assert.deepEqual([resolved.file.path, resolved.position], ['/ws/fmt.py', { line: 0, character: 4 }]);
+  });
   it('says when nothing matches', async () => {
     await assert.rejects(resolveNavigationTarget({ workspaceRoot: ROOT, symbol: 'nope' }, makeServices(), invocation()), actionError('LSP_ACTION_NO_SYMBOL', /no symbol named nope in the workspace/));
   });

@@ -183,15 +183,15 @@ for (const x of [TS, PY]) {
     before(() => s.start(x.lang));
     after(() => s.stop());
 
-    it('lsp_definition: by position and by symbol name, the same one place with its source line', T, async () => {
+    it('lsp_definition: by symbol name (the first call, on a cold server) and by position, the same one place with its source line', T, async () => {
+      const byName = await s.ask('lsp_definition', { symbol: 'describe' });
+      assert.deepEqual(places(byName), x.describeDefinition);
+      assert.match(byName.text, /Note: describe is the function describe at /);
       const byPosition = await s.ask('lsp_definition', at(x.describeCall));
       assert.deepEqual(places(byPosition), x.describeDefinition);
       assertShown(byPosition, x.describeDefinition);
       assert.match(byPosition.text, /describe\(s: Shape\)/, 'the declaration line is shown');
       assert.match(byPosition.text, /answered after syncing the servers with the files on disk/);
-      const byName = await s.ask('lsp_definition', { symbol: 'describe' });
-      assert.deepEqual(places(byName), x.describeDefinition);
-      assert.match(byName.text, /Note: describe is the function describe at /);
     });
 
     it('lsp_references: every reference (the aliased import too), grouped by file, declaration marked; by name the same', T, async () => {
