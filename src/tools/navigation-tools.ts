@@ -81,7 +81,11 @@ export function navigationTool(spec: NavigationToolSpec, deps: NavigationToolDep
       const result = await runToolAction(deps, exec, { action: spec.action, params: params as never }, root);
       return structured({ ...(result as object), workspaceRoot: root }) as never;
     },
-    presentCall: (args) => callCard(spec.title(args as NavigationArgs), 'search', (args as NavigationArgs).file_path ? [{ path: (args as NavigationArgs).file_path as string, ...(typeof (args as NavigationArgs).line === 'number' ? { line: (args as NavigationArgs).line as number } : {}) }] : []),
+    presentCall: (rawArgs) => {
+      const args = rawArgs as NavigationArgs;
+      const paths = args.file_path === undefined ? [] : [{ path: args.file_path, ...(typeof args.line === 'number' ? { line: args.line } : {}) }];
+      return callCard(spec.title(args), 'search', paths);
+    },
     presentResult: (args, result) => searchResultView(spec.title(args as NavigationArgs), result),
   });
 }
