@@ -116,6 +116,12 @@ export interface Config {
   /** Edit feedback on agent writes. */
   editFeedback: EditFeedbackConfig;
   /**
+   * Register the navigation tools (`lsp_definition`, `lsp_references`, `lsp_hover`,
+   * `lsp_implementation`, `lsp_call_hierarchy`, `lsp_workspace_symbols`). Set false when the
+   * composition mounts the harness's own read-only LSP tool. The editor protocol's actions stay.
+   */
+  navigation: boolean;
+  /**
    * Watch the workspace folders with `node:fs` so changes made by others to files no document is
    * open for reach the servers before the next answer. Only for hosts whose files are the local
    * disk (`serve` and `check` set it); the harness fs seam has no watch.
@@ -194,6 +200,7 @@ export const Config: z<Config> = z.object({
   maxItems: z.natural().min(1).default(50),
   editor: EditorConfig.default({} as EditorConfig),
   editFeedback: EditFeedbackConfig.default({} as EditFeedbackConfig),
+  navigation: z.boolean().default(true),
   watchWorkspace: z.boolean().default(false),
 }) as z<Config>;
 

@@ -132,6 +132,14 @@ export class ActionParams {
 
   /**
    * @param key field name
+   * @returns whether the field is present (not undefined or null)
+   */
+  has(key: string): boolean {
+    return this.#raw[key] !== undefined && this.#raw[key] !== null;
+  }
+
+  /**
+   * @param key field name
    * @returns the zero-based position; throws when absent
    */
   position(key = 'position'): Position {

@@ -23,6 +23,9 @@ import type {
 import type {
   DiagnosticsWorkspaceParams,
   DiagnosticsWorkspaceResult,
+  CallHierarchyGetParams,
+  CallHierarchyGetResult,
+  HoverGetParams,
   HoverGetResult,
   InlayHintsGetParams,
   InlayHintsGetResult,
@@ -220,10 +223,12 @@ export interface ActionParamsMap {
   'symbols.get': SymbolsGetParams;
   'signature.get': PositionParams;
   'inlayHints.get': InlayHintsGetParams;
-  'hover.get': PositionParams;
+  'hover.get': HoverGetParams;
   'definition.get': LocationsParams;
   'references.get': ReferencesGetParams;
   'diagnostics.workspace': DiagnosticsWorkspaceParams;
+  'implementation.get': LocationsParams;
+  'callHierarchy.get': CallHierarchyGetParams;
 }
 
 /** Result of each built-in action, by id. */
@@ -243,6 +248,8 @@ export interface ActionResultMap {
   'definition.get': LocationsResult;
   'references.get': LocationsResult;
   'diagnostics.workspace': DiagnosticsWorkspaceResult;
+  'implementation.get': LocationsResult;
+  'callHierarchy.get': CallHierarchyGetResult;
 }
 
 /** Id of a built-in action. */

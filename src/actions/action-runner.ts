@@ -113,11 +113,13 @@ export class ActionRunner {
 
   /** Every file the params name must lie inside the root, symbolic links followed. */
   async #confineFiles(params: unknown, root: string, signal: AbortSignal): Promise<void> {
-    const p = params as { filePath?: unknown; filePaths?: unknown };
+    const p = params as { filePath?: unknown; filePaths?: unknown; anchorPaths?: unknown };
     if (typeof p.filePath === 'string') await confinePath(this.#fs, root, p.filePath, { field: 'params.filePath', signal });
-    if (Array.isArray(p.filePaths)) {
-      for (const [i, filePath] of p.filePaths.entries()) {
-        if (typeof filePath === 'string') await confinePath(this.#fs, root, filePath, { field: `params.filePaths[${i}]`, signal });
+    for (const key of ['filePaths', 'anchorPaths'] as const) {
+      const list = p[key];
+      if (!Array.isArray(list)) continue;
+      for (const [i, filePath] of list.entries()) {
+        if (typeof filePath === 'string') await confinePath(this.#fs, root, filePath, { field: `params.${key}[${i}]`, signal });
       }
     }
   }

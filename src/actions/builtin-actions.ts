@@ -4,6 +4,7 @@
  * Registering them in this order makes `lsp.actions.list` show v1 first.
  */
 import type { ActionDefinition } from './action-definition.ts';
+import { callHierarchyGetAction } from './call-hierarchy-get.ts';
 import { codeActionApplyAction } from './code-action-apply.ts';
 import { codeActionsListAction } from './code-actions-list.ts';
 import { completionGetAction } from './completion-get.ts';
@@ -12,6 +13,7 @@ import { diagnosticsGetAction } from './diagnostics-get.ts';
 import { diagnosticsWorkspaceAction } from './diagnostics-workspace.ts';
 import { formatDocumentAction } from './format-document.ts';
 import { hoverGetAction } from './hover-get.ts';
+import { implementationGetAction } from './implementation-get.ts';
 import { inlayHintsGetAction } from './inlay-hints-get.ts';
 import { organizeImportsAction } from './organize-imports.ts';
 import { quickfixApplyAction } from './quickfix-apply.ts';
@@ -42,4 +44,6 @@ export const BUILTIN_ACTIONS: ReadonlyArray<ActionDefinition> = [
   definitionGetAction,
   referencesGetAction,
   diagnosticsWorkspaceAction,
+  implementationGetAction,
+  callHierarchyGetAction,
 ];

@@ -1,12 +1,12 @@
 /**
  * `hover.get` (additive, read-only): hover text at a zero-based position (MarkupContent and
  * MarkedStrings flattened to one Markdown/plain string). Nothing there is a result with
- * `found: false`, not an error.
+ * `found: false`, not an error. Additive: `symbol` addressing and `nearest` snapping.
  */
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
-import type { HoverGetResult, PositionParams } from './action-results.ts';
-import { resolveFileTarget } from './file-target.ts';
+import type { HoverGetParams, HoverGetResult, PositionParams } from './action-results.ts';
+import { readNavigationTarget, resolveNavigationTarget } from './navigation-target.ts';
 
 /**
  * Params of a read at a cursor: `{ filePath, workspaceRoot, position, text? }`.
@@ -21,24 +21,26 @@ export function parsePositionParams(raw: unknown): PositionParams {
   return params;
 }
 
-/** `hover.get`: `{ filePath, workspaceRoot, position, text? }`. */
-export const hoverGetAction: ActionDefinition<PositionParams, HoverGetResult> = {
+/** `hover.get`: `{ filePath, workspaceRoot, position, text? }` (or `symbol`). */
+export const hoverGetAction: ActionDefinition<HoverGetParams, HoverGetResult> = {
   id: 'hover.get',
   writes: false,
-  description: 'Hover information (type, documentation) at a zero-based position (read-only).',
-  parse: parsePositionParams,
+  description: 'Hover information (type, documentation) at a zero-based position, or for a symbol named by symbol (read-only).',
+  parse: (raw) => readNavigationTarget(new ActionParams(raw)),
   async run(params, services, invocation) {
-    const { target, filePath } = resolveFileTarget(invocation.root, params.filePath, params.text);
-    const hover = await services.engine.hover(target, params.position, { signal: invocation.signal });
+    const resolved = await resolveNavigationTarget(params, services, invocation);
+    const hover = await services.engine.hover(resolved.file.target, resolved.position, { signal: invocation.signal });
     const result: HoverGetResult = {
       kind: 'hover',
-      filePath,
-      position: params.position,
+      filePath: resolved.file.filePath,
+      position: resolved.position,
       found: hover !== null && hover.contents.trim() !== '',
       contents: hover?.contents ?? '',
     };
     if (hover?.range) result.range = hover.range;
     if (hover) result.serverId = hover.serverId;
+    if (resolved.name !== undefined) result.name = resolved.name;
+    if (resolved.note !== undefined) result.note = resolved.note;
     return result;
   },
 };

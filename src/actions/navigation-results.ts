@@ -5,6 +5,9 @@
  */
 import type { Freshness, Position, Range } from '../lsp/engine-types.ts';
 import type { Capped, ReadFileParams, SeverityName, WireDiagnostic } from './action-results.ts';
+import type { NavigationTargetParams } from './navigation-target.ts';
+
+export type { NavigationTargetParams } from './navigation-target.ts';
 
 // ── navigation reads ─────────────────────────────────────────────────────────
 
@@ -13,10 +16,22 @@ export interface PositionParams extends ReadFileParams {
   position: Position;
 }
 
-/** A place in a file. */
+/** A place in a file; `lineText` and `declaration` are additive (navigation with `withSource` / `markDeclarations`). */
 export interface WireLocation {
   filePath: string;
   range: Range;
+  /** The text of the range's first line (cut at 240 characters), when asked with `withSource`. */
+  lineText?: string;
+  /** Set on a reference that is the symbol's declaration (with `markDeclarations`). */
+  declaration?: boolean;
+}
+
+/** Where a navigation request was asked, when it was not simply the given position (additive). */
+export interface NavigationResolution {
+  /** The name at the position asked (position snapped with `nearest`, or a `symbol`). */
+  name?: string;
+  /** What was done to get there, e.g. `3:1 is not on a name; used \`total\` at 3:10, …` (one-based). */
+  note?: string;
 }
 
 /** `symbols.get` params: the file outline, or a workspace query when `query` is given. */
@@ -75,8 +90,11 @@ export interface InlayHintsGetResult extends Capped {
   hints: Array<{ position: Position; label: string; kind?: number; paddingLeft?: boolean; paddingRight?: boolean }>;
 }
 
+/** `hover.get` params: a position, or a `symbol` (additive). */
+export type HoverGetParams = NavigationTargetParams;
+
 /** `hover.get` result; `found: false` with empty contents when there is nothing there. */
-export interface HoverGetResult {
+export interface HoverGetResult extends NavigationResolution {
   kind: 'hover';
   filePath: string;
   position: Position;
@@ -86,22 +104,65 @@ export interface HoverGetResult {
   serverId?: string;
 }
 
-/** `definition.get` params. */
-export interface LocationsParams extends PositionParams {
+/**
+ * `definition.get` / `implementation.get` params: `filePath` + `position`, or `symbol`
+ * (additive, with optional `filePath`); `nearest`, `anchorPaths`, `withSource` additive.
+ */
+export interface LocationsParams extends NavigationTargetParams {
   maxItems?: number;
+  /** Give every listed location its `lineText`. */
+  withSource?: boolean;
 }
 
-/** `references.get` params; `includeDeclaration` defaults to true. */
+/** `references.get` params; `includeDeclaration` defaults to true; `markDeclarations` additive. */
 export interface ReferencesGetParams extends LocationsParams {
   includeDeclaration?: boolean;
+  /** Also ask for the definition and mark the references that are declarations. */
+  markDeclarations?: boolean;
 }
 
-/** `definition.get` / `references.get` result. */
-export interface LocationsResult extends Capped {
-  kind: 'definition' | 'references';
+/** `definition.get` / `references.get` / `implementation.get` result; `filePath` and `position` are where it was asked. */
+export interface LocationsResult extends Capped, NavigationResolution {
+  kind: 'definition' | 'references' | 'implementation';
   filePath: string;
   position: Position;
   locations: WireLocation[];
+}
+
+/** `callHierarchy.get` params (additive action). */
+export interface CallHierarchyGetParams extends NavigationTargetParams {
+  direction: 'incoming' | 'outgoing';
+  maxItems?: number;
+  withSource?: boolean;
+}
+
+/** One function, method or constructor of a call hierarchy. */
+export interface WireCallItem {
+  name: string;
+  /** LSP `SymbolKind`. */
+  kind: number;
+  detail?: string;
+  filePath: string;
+  range: Range;
+  selectionRange: Range;
+}
+
+/** One call site: the call expression, and the caller (incoming) or callee (outgoing). */
+export interface WireCallSite extends WireLocation {
+  /** The caller (incoming) or the called item (outgoing). */
+  other: WireCallItem;
+}
+
+/** `callHierarchy.get` result; `total` counts call sites; `items` is what the position prepared (empty: nothing callable). */
+export interface CallHierarchyGetResult extends Capped, NavigationResolution {
+  kind: 'callHierarchy';
+  direction: 'incoming' | 'outgoing';
+  filePath: string;
+  position: Position;
+  serverId?: string;
+  items: WireCallItem[];
+  /** Call sites ordered by file then position. */
+  calls: WireCallSite[];
 }
 
 // ── diagnostics.workspace ────────────────────────────────────────────────────

@@ -1,14 +1,14 @@
 /**
  * `references.get` (additive, read-only): every reference to the symbol at a zero-based
  * position across the workspace (`includeDeclaration` defaults to true), deduplicated, ordered
- * by file then position, capped.
+ * by file then position, capped. Additive: `symbol` addressing, `nearest`, `withSource`, and
+ * `markDeclarations` (the definition is asked too and matching references are marked).
  */
 import type { ActionDefinition } from './action-definition.ts';
 import { ActionParams } from './action-params.ts';
 import type { LocationsResult, ReferencesGetParams } from './action-results.ts';
-import { readLocationsParams, uniqueWireLocations } from './definition-get.ts';
-import { resolveFileTarget } from './file-target.ts';
-import { capItems, itemLimit } from './wire-format.ts';
+import { readLocationsParams, runLocationsQuery, uniqueWireLocations } from './definition-get.ts';
+import { markDeclarations } from './location-lines.ts';
 
 /**
  * @param raw wire params
@@ -18,36 +18,38 @@ export function parseReferencesGetParams(raw: unknown): ReferencesGetParams {
   const p = new ActionParams(raw);
   const params: ReferencesGetParams = readLocationsParams(p);
   const includeDeclaration = p.boolean('includeDeclaration');
+  const mark = p.boolean('markDeclarations');
   if (includeDeclaration !== undefined) params.includeDeclaration = includeDeclaration;
+  if (mark !== undefined) params.markDeclarations = mark;
   return params;
 }
 
-/** `references.get`: `{ filePath, workspaceRoot, position, includeDeclaration?, text?, maxItems? }`. */
+/** `references.get`: `{ filePath, workspaceRoot, position, includeDeclaration?, text?, maxItems? }` (or `symbol`). */
 export const referencesGetAction: ActionDefinition<ReferencesGetParams, LocationsResult> = {
   id: 'references.get',
   writes: false,
-  description: 'Find all references to the symbol at a zero-based position across the workspace (read-only).',
+  description: 'Find all references to the symbol at a zero-based position (or named by symbol) across the workspace (read-only).',
   parse: parseReferencesGetParams,
   async run(params, services, invocation) {
-    const { target, filePath } = resolveFileTarget(invocation.root, params.filePath, params.text);
-    const locations = await services.engine.references(target, params.position, {
-      signal: invocation.signal,
-      includeDeclaration: params.includeDeclaration ?? true,
-    });
-    const sorted = uniqueWireLocations(invocation.root, locations).sort(
-      (a, b) =>
-        (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0) ||
-        a.range.start.line - b.range.start.line ||
-        a.range.start.character - b.range.start.character,
+    const { engine } = services;
+    const { signal, root } = invocation;
+    let declarations: LocationsResult['locations'] = [];
+    const result = await runLocationsQuery(
+      'references',
+      params,
+      services,
+      invocation,
+      async (r) => {
+        const [references, definition] = await Promise.all([
+          engine.references(r.file.target, r.position, { signal, includeDeclaration: params.includeDeclaration ?? true }),
+          params.markDeclarations === true ? engine.definition(r.file.target, r.position, { signal }) : Promise.resolve([]),
+        ]);
+        declarations = uniqueWireLocations(root, definition);
+        return references;
+      },
+      true,
     );
-    const capped = capItems(sorted, itemLimit(params.maxItems, services.config));
-    return {
-      kind: 'references',
-      filePath,
-      position: params.position,
-      locations: capped.items,
-      truncated: capped.truncated,
-      total: capped.total,
-    };
+    if (params.markDeclarations === true) markDeclarations(result.locations, declarations);
+    return result;
   },
 };

@@ -22,10 +22,11 @@ export interface WireError {
 
 /**
  * The error details that reach the wire: why a write was refused (`reason`: `pin-mismatch`,
- * `basis-mismatch`, `read-only-file`, …), the files involved, and what a failed write restored.
+ * `basis-mismatch`, `read-only-file`, …), the files involved, what a failed write restored, and
+ * the `candidates` of a navigation target that could not be settled (`LSP_ACTION_NO_SYMBOL`).
  * Server internals (stderr tails, peer errors) stay in the message and the log.
  */
-export const WIRE_DETAIL_KEYS = ['reason', 'paths', 'failedPath', 'restored', 'unrestored'] as const;
+export const WIRE_DETAIL_KEYS = ['reason', 'paths', 'failedPath', 'restored', 'unrestored', 'candidates'] as const;
 
 const V1_CODE: Record<ActionErrorCode, ActionErrorCode> = {
   LSP_ACTION_UNAVAILABLE: 'LSP_ACTION_UNAVAILABLE',

@@ -88,6 +88,8 @@ export function buildClientCapabilities(): ClientCapabilities {
       },
       definition: { dynamicRegistration: true, linkSupport: true },
       references: { dynamicRegistration: true },
+      implementation: { dynamicRegistration: true, linkSupport: true },
+      callHierarchy: { dynamicRegistration: true },
       documentSymbol: {
         dynamicRegistration: true,
         hierarchicalDocumentSymbolSupport: true,

@@ -9,6 +9,7 @@ import { ActionError, isActionError } from '../errors.ts';
 import type { DiagnosticsCollector } from './diagnostics-collector.ts';
 import type {
   ApplyEditHandler,
+  CallHierarchyResult,
   CodeActionItem,
   CompletionItemInfo,
   CompletionResult,
@@ -29,6 +30,7 @@ import type { LanguageClient } from './language-client.ts';
 import { isObject, readRange } from './normalize-common.ts';
 import { normalizeCodeAction, normalizeCodeActions } from './normalize-code-actions.ts';
 import { normalizeCompletion, normalizeCompletionItem } from './normalize-completion.ts';
+import { normalizeCalls, normalizePreparedItems } from './normalize-call-hierarchy.ts';
 import { normalizeLocations } from './normalize-locations.ts';
 import { normalizeHover, normalizeInlayHints, normalizeSignatureHelp } from './normalize-markup.ts';
 import { normalizeDocumentSymbols, normalizeWorkspaceSymbols } from './normalize-symbols.ts';
@@ -288,6 +290,30 @@ export class EngineRequests {
     return this.sessions.first(target, 'textDocument/references', signal, async (s) => {
       const raw = await s.client.request('textDocument/references', { ...this.at(s, position), context: { includeDeclaration } }, signal);
       return this.sessions.normalizeAcross(s.client, (ctx) => normalizeLocations(ctx, raw, 'references'));
+    });
+  }
+
+  /** @returns implementation locations */
+  implementation(target: DocumentTarget, position: Position, signal?: AbortSignal): Promise<FileLocation[]> {
+    return this.sessions.first(target, 'textDocument/implementation', signal, async (s) => {
+      const raw = await s.client.request('textDocument/implementation', this.at(s, position), signal);
+      return this.sessions.normalizeAcross(s.client, (ctx) => normalizeLocations(ctx, raw, 'implementation'));
+    });
+  }
+
+  /** @returns the items prepared at the position and their incoming or outgoing calls, all on one server */
+  callHierarchy(target: DocumentTarget, position: Position, direction: 'incoming' | 'outgoing', signal?: AbortSignal): Promise<CallHierarchyResult> {
+    return this.sessions.first(target, 'textDocument/prepareCallHierarchy', signal, async (s) => {
+      const serverId = s.route.serverId;
+      const prepared = await s.client.request('textDocument/prepareCallHierarchy', this.at(s, position), signal);
+      const items = await this.sessions.normalizeAcross(s.client, (ctx) => normalizePreparedItems(ctx, prepared));
+      const method = direction === 'incoming' ? 'callHierarchy/incomingCalls' : 'callHierarchy/outgoingCalls';
+      const edges = [];
+      for (const item of items) {
+        const raw = await s.client.request(method, { item: item.raw }, signal);
+        edges.push(...(await this.sessions.normalizeAcross(s.client, (ctx) => normalizeCalls(ctx, raw, direction, item.node.path))));
+      }
+      return { serverId, direction, items: items.map((item) => item.node), edges };
     });
   }
 

@@ -243,6 +243,38 @@ export interface HoverResult {
   range?: Range;
 }
 
+/** One node of a call hierarchy (a function, method, constructor…), positions UTF-16. */
+export interface CallHierarchyNode {
+  name: string;
+  /** LSP `SymbolKind` number. */
+  kind: number;
+  detail?: string;
+  path: string;
+  /** The whole declaration. */
+  range: Range;
+  /** The name. */
+  selectionRange: Range;
+}
+
+/** One edge of a call hierarchy: the other end, and the call sites. */
+export interface CallHierarchyEdge {
+  /** The caller (incoming) or the callee (outgoing). */
+  node: CallHierarchyNode;
+  /** File the call sites are in: the caller's file (incoming) or the prepared item's (outgoing). */
+  sitesPath: string;
+  /** The call expressions' ranges in `sitesPath`. */
+  sites: Range[];
+}
+
+/** Calls into or out of the item(s) at a position. */
+export interface CallHierarchyResult {
+  serverId: string;
+  direction: 'incoming' | 'outgoing';
+  /** What `textDocument/prepareCallHierarchy` found at the position (empty: nothing callable there). */
+  items: CallHierarchyNode[];
+  edges: CallHierarchyEdge[];
+}
+
 /**
  * Applies a workspace edit the server asked for (`workspace/applyEdit`) on behalf of a call.
  * The edit layer supplies it; the engine never writes files itself.
@@ -422,6 +454,17 @@ export interface LspEngineApi {
     position: Position,
     opts?: CallOptions & { includeDeclaration?: boolean },
   ): Promise<FileLocation[]>;
+  /** `textDocument/implementation`: implementations of an interface, abstract member or type. */
+  implementation(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<FileLocation[]>;
+  /** `textDocument/prepareCallHierarchy`, then incoming or outgoing calls of every prepared item. */
+  callHierarchy(target: DocumentTarget, position: Position, direction: 'incoming' | 'outgoing', opts?: CallOptions): Promise<CallHierarchyResult>;
+
+  /**
+   * A file's text as the servers see it now: the synced copy when a server has it open, else
+   * the file read through the fs seam (cached by fs version). Undefined when unreadable, not
+   * text, or larger than every server's `maxDocumentBytes`. For showing source lines of answers.
+   */
+  fileText(path: string, opts?: CallOptions): Promise<string | undefined>;
 
   /**
    * Tell the servers that files changed on disk because of our own writes (or an observed

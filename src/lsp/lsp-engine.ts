@@ -7,12 +7,13 @@ import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
 import type { Config } from '../config.ts';
 import { DocumentStore } from '../documents/document-store.ts';
-import { ActionError } from '../errors.ts';
+import { abortError, ActionError } from '../errors.ts';
 import { batchDiagnostics, type BatchDeps } from './batch-diagnostics.ts';
 import { DiagnosticsCollector } from './diagnostics-collector.ts';
 import { EngineRequests } from './engine-requests.ts';
 import type {
   ApplyEditHandler,
+  CallHierarchyResult,
   CallOptions,
   CodeActionItem,
   CompletionItemInfo,
@@ -299,6 +300,22 @@ export class LspEngine implements LspEngineApi {
   references(target: DocumentTarget, position: Position, opts: CallOptions & { includeDeclaration?: boolean } = {}): Promise<FileLocation[]> {
     this.guard();
     return this.requests.references(target, position, opts.includeDeclaration ?? true, opts.signal);
+  }
+
+  implementation(target: DocumentTarget, position: Position, opts: CallOptions = {}): Promise<FileLocation[]> {
+    this.guard();
+    return this.requests.implementation(target, position, opts.signal);
+  }
+
+  callHierarchy(target: DocumentTarget, position: Position, direction: 'incoming' | 'outgoing', opts: CallOptions = {}): Promise<CallHierarchyResult> {
+    this.guard();
+    return this.requests.callHierarchy(target, position, direction, opts.signal);
+  }
+
+  async fileText(path: string, opts: CallOptions = {}): Promise<string | undefined> {
+    this.guard();
+    if (opts.signal?.aborted) throw abortError(opts.signal);
+    return this.sessions.fileText(path);
   }
 
   async filesChanged(changes: FileChange[], opts: CallOptions = {}): Promise<void> {

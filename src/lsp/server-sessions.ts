@@ -242,6 +242,16 @@ export class ServerSessions {
   }
 
   /**
+   * @param path absolute path
+   * @returns the text a server has open for it (the synced copy), else the file read through fs
+   *   (cached by fs version); `undefined` when unreadable
+   */
+  async fileText(path: string): Promise<string | undefined> {
+    await this.beforeRequest();
+    return this.store.documentText(path)?.text ?? this.readQuietly(path);
+  }
+
+  /**
    * A file's text for converting positions, through a small cache keyed by the fs version
    * (`stat`), so a file unchanged since the last conversion is not read again.
    * @param path absolute path

@@ -18,6 +18,7 @@ import { lspOrganizeImportsTool } from './lsp-organize-imports-tool.ts';
 import { lspRenameTool } from './lsp-rename-tool.ts';
 import { lspSignatureTool } from './lsp-signature-tool.ts';
 import { lspSymbolsTool } from './lsp-symbols-tool.ts';
+import { buildNavigationTools } from './navigation-tools.ts';
 import { workspaceFileLister } from './workspace-files.ts';
 
 /** Tool names, in registration order. */
@@ -36,9 +37,11 @@ export const LSP_TOOL_NAMES = [
 /**
  * Builds every tool definition. Escalation parameters are advertised on the write tools only
  * when `deps.authorizer.canEscalate` (the fs backend confines writes), evaluated here, once.
+ * The navigation tools (`NAVIGATION_TOOL_NAMES`, docs/navigation.md) follow, unless
+ * `config.navigation` is false.
  * @param deps runner, authorizer, config, and the workspace file lister
  * @param memory baselines for `lsp_diagnostics` `changes_only`
- * @returns the definitions, in {@link LSP_TOOL_NAMES} order
+ * @returns the definitions, in {@link LSP_TOOL_NAMES} order, then the navigation tools
  */
 export function buildLspTools(deps: DiagnosticsToolDeps, memory: DiagnosticsMemory): ToolDefinition[] {
   const escalate = deps.authorizer.canEscalate;
@@ -52,6 +55,7 @@ export function buildLspTools(deps: DiagnosticsToolDeps, memory: DiagnosticsMemo
     lspSymbolsTool(deps),
     lspSignatureTool(deps),
     lspInlayHintsTool(deps),
+    ...(deps.config.navigation ? buildNavigationTools(deps) : []),
   ];
 }
 

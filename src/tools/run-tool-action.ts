@@ -124,6 +124,8 @@ const REMEDIES: Partial<Record<ActionErrorCode, (tool: string) => string | undef
  * @returns the error to throw
  */
 export function explainError(error: ActionError, tool: string): ActionError {
+  // a navigation error that lists candidates already says what to do instead
+  if (error.code === 'LSP_ACTION_NO_SYMBOL' && Array.isArray(error.details['candidates'])) return error;
   const remedy = REMEDIES[error.code]?.(tool);
   if (remedy === undefined || error.message.includes(remedy)) return error;
   const base = error.message.trim().replace(/[.;:]$/, '');

@@ -33,6 +33,8 @@ describe('BUILTIN_ACTIONS', () => {
         'definition.get:false',
         'references.get:false',
         'diagnostics.workspace:false',
+        'implementation.get:false',
+        'callHierarchy.get:false',
       ],
     );
     for (const entry of list) assert.ok(entry.description.length > 20, entry.action);

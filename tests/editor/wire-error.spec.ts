@@ -42,3 +42,13 @@ test('why a write was refused reaches the wire as error.details (reason, paths, 
   assert.equal(partial.reason, 'LSP_ACTION_WRITE_FAILED');
   assert.equal(toWireError(new ActionError('LSP_ACTION_TIMEOUT', 'late', { serverId: 'tsls' })).details, undefined);
 });
+
+test('a navigation target that cannot be settled carries its candidates to the wire', () => {
+  const candidates = [{ name: 'cart', position: { line: 5, character: 6 } }];
+  assert.deepEqual(toWireError(new ActionError('LSP_ACTION_NO_SYMBOL', 'no name on line 5', { candidates })), {
+    code: 'LSP_ACTION_UNAVAILABLE',
+    message: 'no name on line 5',
+    reason: 'LSP_ACTION_NO_SYMBOL',
+    details: { candidates },
+  });
+});

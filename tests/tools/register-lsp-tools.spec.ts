@@ -10,6 +10,7 @@ import { ToolRuntime } from '@deepseek-ai/dsh-tools';
 import type { ActionRunner } from '../../src/actions/action-runner.ts';
 import { SandboxWriteAuthorizer } from '../../src/permission/sandbox-write-authorizer.ts';
 import type { WriteAuthorizer } from '../../src/permission/write-authorizer-types.ts';
+import { NAVIGATION_TOOL_NAMES } from '../../src/tools/navigation-tools.ts';
 import { LSP_TOOL_NAMES, registerLspTools } from '../../src/tools/register-lsp-tools.ts';
 import { mountHarness } from '../support/harness-mount.ts';
 import { stubRunner, toolDeps } from './tool-fixtures.ts';
@@ -27,10 +28,19 @@ const PARAMETERS: Record<string, Record<string, boolean>> = {
   lsp_symbols: { file_path: false, query: false },
   lsp_signature: { file_path: true, line: true, character: true },
   lsp_inlay_hints: { file_path: true, start_line: false, start_character: false, end_line: false, end_character: false },
+  lsp_definition: { file_path: false, line: false, character: false, symbol: false },
+  lsp_references: { file_path: false, line: false, character: false, symbol: false },
+  lsp_hover: { file_path: false, line: false, character: false, symbol: false },
+  lsp_implementation: { file_path: false, line: false, character: false, symbol: false },
+  lsp_call_hierarchy: { file_path: false, line: false, character: false, symbol: false, direction: false },
+  lsp_workspace_symbols: { query: true },
 };
 
+/** Every tool the plugin registers by default. */
+const ALL_TOOLS = [...LSP_TOOL_NAMES, ...NAVIGATION_TOOL_NAMES];
+
 /** Mounts dsh-tools and the tools as a child plugin; returns the context and the plugin's fiber. */
-async function mount(authorizer: Pick<WriteAuthorizer, 'canEscalate'>, base?: Context) {
+async function mount(authorizer: Pick<WriteAuthorizer, 'canEscalate'>, base?: Context, navigation = true) {
   let ctx = base;
   if (!ctx) {
     ctx = new Context();
@@ -38,6 +48,7 @@ async function mount(authorizer: Pick<WriteAuthorizer, 'canEscalate'>, base?: Co
     await ctx.plugin(ToolRuntime);
   }
   const deps = toolDeps(stubRunner(() => ({})));
+  deps.config.navigation = navigation;
   const fiber = ctx.plugin({
     name: 'lsp-tools-under-test',
     inject: ['tools'],
@@ -51,7 +62,7 @@ describe('registerLspTools', () => {
   it('registers every tool with its parameters, one-based positions and the config timeout', async () => {
     const { ctx, config } = await mount({ canEscalate: false });
     const schemas = ctx.tools.schemas();
-    assert.deepEqual(schemas.map((s) => s.name).sort(), [...LSP_TOOL_NAMES].sort());
+    assert.deepEqual(schemas.map((s) => s.name).sort(), [...ALL_TOOLS].sort());
     for (const schema of schemas) {
       const params = schema.parameters as { properties: Record<string, { description?: string }>; required?: string[] };
       const expected = PARAMETERS[schema.name] ?? {};
@@ -79,10 +90,17 @@ describe('registerLspTools', () => {
 
   it('removes every tool when the plugin fiber is disposed', async () => {
     const { ctx, fiber } = await mount({ canEscalate: true });
-    assert.equal(ctx.tools.schemas().length, LSP_TOOL_NAMES.length);
+    assert.equal(ctx.tools.schemas().length, ALL_TOOLS.length);
     await fiber.dispose();
     assert.deepEqual(ctx.tools.schemas(), []);
-    for (const name of LSP_TOOL_NAMES) assert.equal(ctx.tools.get(name), undefined, name);
+    for (const name of ALL_TOOLS) assert.equal(ctx.tools.get(name), undefined, name);
+    await ctx.root.fiber.dispose();
+  });
+
+  it('leaves the navigation tools out with navigation: false (a composition with the harness LSP tool)', async () => {
+    const { ctx } = await mount({ canEscalate: false }, undefined, false);
+    assert.deepEqual(ctx.tools.schemas().map((s) => s.name).sort(), [...LSP_TOOL_NAMES].sort());
+    for (const name of NAVIGATION_TOOL_NAMES) assert.equal(ctx.tools.get(name), undefined, name);
     await ctx.root.fiber.dispose();
   });
 });

@@ -5,6 +5,7 @@
 import { ActionError } from '../../../src/errors.ts';
 import type {
   ApplyEditHandler,
+  CallHierarchyResult,
   CodeActionItem,
   CompletionItemInfo,
   CompletionResult,
@@ -59,6 +60,10 @@ export class StubEngine implements LspEngineApi {
   hoverResult: HoverResult | null = null;
   definitionResult: FileLocation[] = [];
   referencesResult: FileLocation[] = [];
+  implementationResult: FileLocation[] = [];
+  callHierarchyResult: CallHierarchyResult = { serverId: 'ts', direction: 'incoming', items: [], edges: [] };
+  /** File texts on "disk" (fileText); open docs (`docs`) win. */
+  files = new Map<string, string>();
   open: string[] = [];
   /** Throw this from the named method. */
   failures = new Map<string, ActionError>();
@@ -145,6 +150,18 @@ export class StubEngine implements LspEngineApi {
   async references(target: DocumentTarget, position: Position, opts?: { includeDeclaration?: boolean }): Promise<FileLocation[]> {
     this.#record('references', target, position, opts?.includeDeclaration);
     return this.referencesResult;
+  }
+  async implementation(target: DocumentTarget, position: Position): Promise<FileLocation[]> {
+    this.#record('implementation', target, position);
+    return this.implementationResult;
+  }
+  async callHierarchy(target: DocumentTarget, position: Position, direction: 'incoming' | 'outgoing'): Promise<CallHierarchyResult> {
+    this.#record('callHierarchy', target, position, direction);
+    return { ...this.callHierarchyResult, direction };
+  }
+  async fileText(path: string): Promise<string | undefined> {
+    this.#record('fileText', path);
+    return this.docs.get(path) ?? this.files.get(path);
   }
   async filesChanged(changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>): Promise<void> {
     this.#record('filesChanged', changes);
