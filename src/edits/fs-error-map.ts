@@ -7,6 +7,7 @@
  * | aborted signal / `FS_ABORTED` | `LSP_ACTION_CANCELLED` / `LSP_ACTION_TIMEOUT` | same |
  * | `FS_STALE_VERSION`, `FS_NOT_OBSERVED` | `LSP_ACTION_CONFLICT` | `LSP_ACTION_CONFLICT` |
  * | `FS_SANDBOX_DENIED` under `read-only` | `LSP_ACTION_READ_ONLY` (sandbox marker) | `LSP_ACTION_READ_ONLY` (sandbox marker) |
+ * | (the mode: the caller's, else the one the seam's denial names, else `read-only`) | | |
  * | `FS_SANDBOX_DENIED` under a writable mode | `LSP_ACTION_OUTSIDE_WORKSPACE` (sandbox marker) | `LSP_ACTION_OUTSIDE_WORKSPACE` (sandbox marker) |
  * | `FS_NOT_FOUND` | `LSP_ACTION_FILE_NOT_FOUND` | `LSP_ACTION_WRITE_FAILED` |
  * | `FS_TOO_LARGE` | `LSP_ACTION_FILE_TOO_LARGE` | `LSP_ACTION_WRITE_FAILED` |
@@ -70,7 +71,8 @@ export function toWriteActionError(error: unknown, context: FsFailureContext): A
         options,
       );
     case 'FS_SANDBOX_DENIED': {
-      const mode = context.mode ?? 'read-only';
+      // the seam's denial names the mode that denied; a caller that did not pass one is not "read-only" by default
+      const mode = context.mode ?? modeNamedIn(detail) ?? 'read-only';
       // under a writable mode the fence denies a path outside what it lets write: not "read-only"
       return new ActionError(
         mode === 'read-only' ? 'LSP_ACTION_READ_ONLY' : 'LSP_ACTION_OUTSIDE_WORKSPACE',
@@ -102,6 +104,17 @@ export function toWriteActionError(error: unknown, context: FsFailureContext): A
       break;
   }
   return new ActionError('LSP_ACTION_WRITE_FAILED', `failed ${verb(stage)} ${path}: ${detail}`, details, options);
+}
+
+/** The modes a sandbox denial may name (`dsh-fs-sandbox`: "file access denied under <mode> mode"). */
+const DENIAL_MODE = /denied under (read-only|workspace-write|danger-full-access) mode/;
+
+/**
+ * @param detail a denial's message
+ * @returns the sandbox mode it names, when it names one
+ */
+function modeNamedIn(detail: string): SandboxMode | undefined {
+  return DENIAL_MODE.exec(detail)?.[1] as SandboxMode | undefined;
 }
 
 function verb(stage: FsStage): string {
