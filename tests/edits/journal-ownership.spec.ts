@@ -1,0 +1,161 @@
+/**
+ * Issue 18, item 1 (the journal itself): it is never followed through a link, a stale journal
+ * (dead writer, a live pid that is not its writer) or garbage never blocks writes, a running
+ * writer's journal is a clear `journal-busy` error naming the file, a second crash during
+ * recovery leaves no staging folder, and a journal that cannot be written is a coded failure
+ * with nothing written.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { recoverWrites } from '../../src/edits/journal-recovery.ts';
+import { recoverAtStart } from '../../src/edits/startup-recovery.ts';
+import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
+import { DEAD_PID, folderOf, journalOf, plantJournal, plantText } from './journal-fixture.ts';
+import { failure, useWriterBed } from './writer-bed.ts';
+
+const A = 'const a = 1;\r\nexport { a };\r\n';
+const A_AFTER = 'const value = 1;\r\nexport { value };\r\n';
+const B_AFTER = 'import { value } from "./a";\nconsole.log(value);\n';
+const hasProc = existsSync('/proc/self/stat');
+
+/** @returns the start time (clock ticks since boot) of a running process */
+function startTicks(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+}
+
+describe('the journal is owned: no links, never stuck, one writer (issue 18)', () => {
+  const bed = useWriterBed();
+  const quiet = (): FsWorkspaceWriter => new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs, { onRecovered: () => undefined });
+
+  it('a journal that is a symbolic link is never read or written through; writes go on', async () => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'lsp-actions-outside-')));
+    try {
+      const victim = join(outside, 'victim.json');
+      writeFileSync(victim, 'precious\n');
+      const path = bed.store.pathOf(await folderOf(bed.store, bed.ws.root));
+      mkdirSync(bed.store.directory, { recursive: true, mode: 0o700 });
+      symlinkSync(victim, path);
+      const notes: string[] = [];
+      const writer = new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs, { onRecovered: (report) => notes.push(...report.notes) });
+      await writer.apply(bed.request(bed.renameA()));
+      assert.equal(readFileSync(victim, 'utf8'), 'precious\n', 'the journal was written through the link');
+      assert.equal(bed.ws.read('a.ts'), A_AFTER);
+      assert.match(notes.join('\n'), /is a symbolic link.*set aside/);
+      const aside = readdirSync(bed.store.directory).filter((name) => name.includes('set-aside'));
+      assert.equal(aside.length, 1);
+      assert.ok(lstatSync(join(bed.store.directory, aside[0] ?? '')).isSymbolicLink(), 'the link itself was renamed aside');
+      assert.equal(existsSync(path), false, 'the journal is gone after the edit');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('garbage (not JSON, an old format, a directory) never blocks writes: set aside with a note', async () => {
+    const folder = await folderOf(bed.store, bed.ws.root);
+    for (const plant of [
+      () => plantText(bed.store, folder, 'garbage{'),
+      () => plantText(bed.store, folder, JSON.stringify({ format: 'dsh-lsp-actions/write-journal@1', state: 'writing', pid: 1, root: '/', files: [] })),
+      () => mkdirSync(bed.store.pathOf(folder)),
+    ]) {
+      bed.ws.write('a.ts', A);
+      plant();
+      const notes: string[] = [];
+      await new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs, { onRecovered: (report) => notes.push(...report.notes) }).apply(bed.request(bed.renameA()));
+      assert.equal(bed.ws.read('a.ts'), A_AFTER);
+      assert.match(notes.join('\n'), /was not replayed .*set aside as/);
+      bed.ws.write('b.ts', 'import { a } from "./a";\nconsole.log(a);\n');
+    }
+  });
+
+  it('a live pid that is not the journal\'s writer (reused pid, pid 1) is stale: the crash is recovered, writes go on', { skip: !hasProc && 'needs /proc' }, async () => {
+    const sleeper = spawn('sleep', ['60']);
+    try {
+      assert.ok(sleeper.pid);
+      for (const writer of [{ pid: sleeper.pid, startTicks: '1' }, { pid: 1, startTicks: '1' }]) {
+        bed.ws.write('a.ts', A_AFTER);
+        const entry = await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after: A_AFTER }]);
+        plantText(bed.store, entry.folder, JSON.stringify({ ...entry, writer: { ...entry.writer, ...writer } }));
+        await quiet().apply(bed.request({ steps: [] }));
+        assert.equal(bed.ws.read('a.ts'), A, `pid ${writer.pid}: the crash was not recovered`);
+        assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
+      }
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
+  it('a running writer\'s journal is a clear journal-busy error naming the file; once it is gone, the crash is recovered', { skip: !hasProc && 'needs /proc' }, async () => {
+    const sleeper = spawn('sleep', ['60']);
+    const exited = new Promise((resolve) => sleeper.once('exit', resolve));
+    try {
+      assert.ok(sleeper.pid);
+      bed.ws.write('a.ts', A_AFTER);
+      const entry = await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after: A_AFTER }]);
+      plantText(bed.store, entry.folder, JSON.stringify({ ...entry, writer: { ...entry.writer, pid: sleeper.pid, startTicks: startTicks(sleeper.pid) } }));
+      const error = await failure(quiet().apply(bed.request(bed.renameA())));
+      assert.equal(error.code, 'LSP_ACTION_CONFLICT');
+      assert.equal(error.details['reason'], 'journal-busy');
+      assert.match(error.message, new RegExp(`pid ${sleeper.pid}.*delete its journal ${bed.store.pathOf(entry.folder).replaceAll('.', '\\.')}`));
+      assert.equal(bed.ws.read('a.ts'), A_AFTER, 'a running edit was not touched');
+      sleeper.kill('SIGKILL');
+      await exited;
+      await quiet().apply(bed.request({ steps: [] }));
+      assert.equal(bed.ws.read('a.ts'), A);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
+  it('a second crash during recovery leaves no staging folder behind (the recovering process is remembered)', async () => {
+    bed.ws.write('a.ts', A_AFTER);
+    await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after: A_AFTER }]);
+    // the recovery "dies" inside the seam's replace: its staging folder exists, empty, named with its pid
+    const fs = bed.h.ctx.fs;
+    const staging = join(bed.ws.root, `.a.ts.${process.pid}.0f0e0d0c-0b0a-4908-8706-050403020100.tmpdir`);
+    const dying = Object.create(fs, {
+      writeText: {
+        value: async () => {
+          mkdirSync(staging);
+          throw Object.assign(new Error('killed'), { code: 'FS_IO_ERROR' });
+        },
+      },
+    }) as typeof fs;
+    const first = await recoverWrites(dying, bed.ws.root, { store: bed.store });
+    assert.equal(first.cleared, false);
+    // it died: its identity no longer runs (same pid, another start)
+    const claimed = (await journalOf(bed.store, bed.ws.root)) as { writer: { pid: number }; earlierPids: number[] };
+    assert.equal(claimed.writer.pid, process.pid, 'the recovery claimed the journal before touching files');
+    assert.deepEqual(claimed.earlierPids, [DEAD_PID]);
+    const folder = await folderOf(bed.store, bed.ws.root);
+    plantText(bed.store, folder, JSON.stringify({ ...claimed, writer: { ...claimed.writer, startTicks: '1' } }));
+    const lines: string[] = [];
+    await recoverAtStart(fs, [bed.ws.root], { store: bed.store, removeStaging: async (path) => rmSync(path, { recursive: true }), report: (line) => lines.push(line) });
+    assert.equal(existsSync(staging), false, `staging left: ${lines.join('\n')}`);
+    assert.equal(bed.ws.read('a.ts'), A);
+    assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
+  });
+
+  it('a journal that cannot be written is LSP_ACTION_WRITE_FAILED (journal-unwritable), nothing written', async () => {
+    const blocker = join(mkdtempSync(join(tmpdir(), 'lsp-actions-state-file-')), 'not-a-dir');
+    writeFileSync(blocker, '');
+    const previous = process.env['DSH_LSP_ACTIONS_STATE_DIR'];
+    process.env['DSH_LSP_ACTIONS_STATE_DIR'] = blocker;
+    try {
+      const error = await failure(new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs).apply(bed.request(bed.renameA())));
+      assert.equal(error.code, 'LSP_ACTION_WRITE_FAILED');
+      assert.equal(error.details['reason'], 'journal-unwritable');
+      assert.match(error.message, /DSH_LSP_ACTIONS_STATE_DIR/);
+      assert.equal(bed.ws.read('a.ts'), A);
+      assert.notEqual(bed.ws.read('b.ts'), B_AFTER);
+    } finally {
+      if (previous === undefined) delete process.env['DSH_LSP_ACTIONS_STATE_DIR'];
+      else process.env['DSH_LSP_ACTIONS_STATE_DIR'] = previous;
+      rmSync(join(blocker, '..'), { recursive: true, force: true });
+    }
+  });
+});
