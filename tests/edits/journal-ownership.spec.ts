@@ -12,8 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { recoverWrites } from '../../src/edits/journal-recovery.ts';
+import { JournalStore } from '../../src/edits/journal-store.ts';
 import { recoverAtStart } from '../../src/edits/startup-recovery.ts';
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
+import { fileEdits, replace, workspaceEdit } from './workspace-fixture.ts';
 import { DEAD_PID, folderOf, journalOf, plantJournal, plantText } from './journal-fixture.ts';
 import { failure, useWriterBed } from './writer-bed.ts';
 
@@ -157,5 +159,34 @@ describe('the journal is owned: no links, never stuck, one writer (issue 18)', (
       else process.env['DSH_LSP_ACTIONS_STATE_DIR'] = previous;
       rmSync(join(blocker, '..'), { recursive: true, force: true });
     }
+  });
+
+  it('a root that is not a folder on this disk (a remote fs world): written without a journal, and said once', async () => {
+    const fs = bed.h.ctx.fs;
+    // what a remote world looks like from here: the root has no local identity
+    class RemoteWorld extends JournalStore {
+      override async identify(): Promise<undefined> {
+        return undefined;
+      }
+    }
+    const store = new RemoteWorld(bed.store.directory.replace(/\/journals$/, ''));
+    const lines: string[] = [];
+    let writes = 0;
+    const counting = Object.create(fs, {
+      writeText: {
+        value: async (...args: Parameters<typeof fs.writeText>) => {
+          writes += 1;
+          return fs.writeText(...args);
+        },
+      },
+    }) as typeof fs;
+    const writer = new FsWorkspaceWriter(bed.h.ctx, counting, { journal: store, onNoJournal: (line) => lines.push(line) });
+    await writer.apply(bed.request(bed.renameA()));
+    await writer.apply(bed.request(workspaceEdit(fileEdits(bed.ws.path('a.ts'), replace(0, 0, 0, 5, 'let')))));
+    assert.equal(bed.ws.read('b.ts'), B_AFTER);
+    assert.equal(writes, 3);
+    assert.deepEqual(await bed.store.list(), [], 'no journal was written');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0] ?? '', /not a folder on this machine's disk.*without a crash journal/);
   });
 });
