@@ -68,6 +68,13 @@ export interface RecoveryOptions {
 /** The fs primitives a recovery needs. */
 export type RecoveryFs = Pick<FileSystem, 'resolve' | 'contains' | 'stat' | 'readText' | 'readBytes' | 'writeText' | 'listDir'>;
 
+/**
+ * Write ids of the edits this process is writing now. A journal of this very process is a
+ * leftover (a rollback that could not finish) unless its edit is still being written here —
+ * e.g. by a request naming the same folder through another path, under another root lock.
+ */
+export const ownEditsInFlight = new Set<string>();
+
 /** `.<name>.<pid>.<uuid>.tmpdir`: the seam's staging folder for `<name>`. */
 const STAGING = /^\.(.+)\.(\d+)\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmpdir$/;
 
@@ -100,7 +107,7 @@ export async function recoverWrites(fs: RecoveryFs, root: string, options: Recov
     return report;
   }
   const liveness = livenessOf(entry.writer);
-  if (liveness === 'running') {
+  if (liveness === 'running' || (liveness === 'this-process' && ownEditsInFlight.has(entry.writeId))) {
     report.busy = { pid: entry.writer.pid, journal };
     return report;
   }

@@ -29,7 +29,7 @@ import { sandboxDenialMarker } from '@deepseek-ai/dsh-sandbox';
 import { abortError, ActionError } from '../errors.ts';
 import { checkPins } from './check-pins.ts';
 import { type AfterWrite, commitWrites, type PendingWrite } from './guarded-commit.ts';
-import { describeRecovery, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
+import { describeRecovery, ownEditsInFlight, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
 import { JournalStore } from './journal-store.ts';
 import { journalOwnerRestorer, keepOwner, localOwnerOps, type OwnerOps } from './keep-owner.ts';
 import { localFileMetadata, type LocalFileMetadataProbe } from './local-file-metadata.ts';
@@ -194,7 +194,20 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
           ...(file.metadata ? { owner: { uid: file.metadata.uid, gid: file.metadata.gid, mode: file.metadata.mode } } : {}),
         })),
       );
-    if (entry) await this.#journal.create(entry);
+    if (entry) {
+      await this.#journal.create(entry);
+      ownEditsInFlight.add(entry.writeId);
+    }
+    try {
+      return await this.#commit(request, changed, pending, entry);
+    } finally {
+      if (entry) ownEditsInFlight.delete(entry.writeId);
+    }
+  }
+
+  /** Writes the files of a journaled (or unjournaled) edit, all or nothing, and closes its journal. */
+  async #commit(request: WriteRequest, changed: PreparedFile[], pending: PendingWrite[], entry: JournalEntry | undefined): Promise<WriteResult> {
+    const { signal, policy, actor } = request;
     const options = {
       ...(actor ? { actor } : {}),
       ...(policy ? { policy } : {}),

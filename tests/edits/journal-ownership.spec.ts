@@ -189,4 +189,38 @@ describe('the journal is owned: no links, never stuck, one writer (issue 18)', (
     assert.equal(lines.length, 1);
     assert.match(lines[0] ?? '', /not a folder on this machine's disk.*without a crash journal/);
   });
+
+  it('an edit of this process still being written (the same folder named through a link, another root lock) is busy, not a leftover', async () => {
+    const fs = bed.h.ctx.fs;
+    const gate: { open?: () => void } = {};
+    const opened = new Promise<void>((resolve) => (gate.open = resolve));
+    let reached: () => void = () => undefined;
+    const writing = new Promise<void>((resolve) => (reached = resolve));
+    const slow = Object.create(fs, {
+      writeText: {
+        value: async (...args: Parameters<typeof fs.writeText>) => {
+          reached();
+          await opened;
+          return fs.writeText(...args);
+        },
+      },
+    }) as typeof fs;
+    const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'lsp-actions-link-'))), 'ws');
+    symlinkSync(bed.ws.root, link);
+    try {
+      const first = new FsWorkspaceWriter(bed.h.ctx, slow).apply(bed.request(bed.renameA()));
+      await writing;
+      const second = quiet();
+      const error = await failure(second.apply({ ...bed.request({ steps: [] }), root: link }));
+      assert.equal(error.code, 'LSP_ACTION_CONFLICT');
+      assert.equal(error.details['reason'], 'journal-busy');
+      gate.open?.();
+      await first;
+      assert.equal(bed.ws.read('a.ts'), A_AFTER);
+      assert.equal(bed.ws.read('b.ts'), B_AFTER);
+    } finally {
+      gate.open?.();
+      rmSync(join(link, '..'), { recursive: true, force: true });
+    }
+  });
 });
