@@ -2,11 +2,12 @@
  * `check` never judges a half-written tree. It runs read-only, so it does not finish an edit a
  * crash interrupted; when one of ours left files holding its new bytes (or is being written right
  * now), it refuses with exit 2 and says how to finish it: starting `serve` with a writable
- * sandbox replays the journal and, with stdin at its end, exits. Decision 0043.
+ * sandbox replays the journal and, with stdin at its end, exits. The journals of the workspace and
+ * of its ancestors are looked at (a backend may serve a parent folder). Decision 0043.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { relative } from 'node:path';
-import { findInterruptedEdit } from '../edits/startup-recovery.ts';
+import { dirname, relative } from 'node:path';
+import { findInterruptedEdit, type InterruptedEdit } from '../edits/startup-recovery.ts';
 import { type CliIo, SetupError } from './cli-io.ts';
 
 /** Files named in the refusal. */
@@ -19,16 +20,23 @@ const EXAMPLES = 5;
  * @throws SetupError (exit 2) when an interrupted or running edit leaves the workspace half-written
  */
 export async function refuseHalfWrittenTree(fs: FileSystem, workspace: string, io: Pick<CliIo, 'stderr'>): Promise<void> {
-  const { edit, note } = await findInterruptedEdit(fs, workspace);
-  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  if (edit === undefined) return;
+  // the workspace's own journal, then its ancestors' (serve may have been started on a parent folder)
+  for (let folder = workspace; ; folder = dirname(folder)) {
+    const { edit, note } = await findInterruptedEdit(fs, folder);
+    if (note !== undefined) io.stderr.write(`note: ${note}\n`);
+    if (edit !== undefined) refuse(edit, folder);
+    if (dirname(folder) === folder) return;
+  }
+}
+
+function refuse(edit: InterruptedEdit, workspace: string): never {
   const names = edit.written.slice(0, EXAMPLES).map((path) => relative(workspace, path));
   const more = edit.written.length > EXAMPLES ? `, … ${edit.written.length - EXAMPLES} more` : '';
   const files = `${edit.written.length} of its ${edit.total} files hold its new text${names.length > 0 ? ` (${names.join(', ')}${more})` : ''}`;
   if (edit.running) {
     throw new SetupError(
       `an edit is being written in ${workspace} right now by pid ${edit.pid} (started ${edit.startedAt}; ${files}); ` +
-        'the tree is not judged half-written. Run check again when it is done.',
+        'nothing was judged: the tree is half-written until it is done. Run check again then.',
     );
   }
   throw new SetupError(
