@@ -15,7 +15,8 @@
  * Before touching anything the recovering process claims the journal (it becomes its writer and
  * remembers the earlier ones), so a crash during recovery leaves a journal whose next replay also
  * sweeps this process's staging folders. The journal is removed when every restore that was
- * needed succeeded; otherwise it stays, and the next start or write retries.
+ * needed succeeded; otherwise it stays, let go of (`interrupted`), and the next start or write —
+ * of this process or another — retries.
  */
 import { basename, dirname, join } from 'node:path';
 import type { FileSystem, FsTarget, FsVersion } from '@deepseek-ai/dsh-fs';
@@ -26,7 +27,7 @@ import { fsErrorCode } from './fs-error-map.ts';
 import { JournalStore } from './journal-store.ts';
 import { livenessOf } from './process-identity.ts';
 import { readSnapshot } from './read-snapshot.ts';
-import { claimedEntry, type JournalEntry, type JournalFile, type JournalOwner, sameFolder, sha256Hex } from './write-journal.ts';
+import { claimedEntry, type JournalEntry, releasedEntry, type JournalFile, type JournalOwner, sameFolder, sha256Hex } from './write-journal.ts';
 
 /** What a recovery did. */
 export interface RecoveryReport {
@@ -106,7 +107,7 @@ export async function recoverWrites(fs: RecoveryFs, root: string, options: Recov
     );
     return report;
   }
-  const liveness = livenessOf(entry.writer);
+  const liveness = entry.state === 'interrupted' ? 'gone' : livenessOf(entry.writer);
   if (liveness === 'running' || (liveness === 'this-process' && ownEditsInFlight.has(entry.writeId))) {
     report.busy = { pid: entry.writer.pid, journal };
     return report;
@@ -120,6 +121,8 @@ export async function recoverWrites(fs: RecoveryFs, root: string, options: Recov
   }
   await sweepStaging(fs, root, claimed, options, report);
   if (!failed) report.cleared = await store.remove(folder, claimed.writeId);
+  // a restore failed (e.g. denied by a read-only sandbox): let go, so no process waits on this one
+  else await store.replace(releasedEntry(claimed), claimed.writeId);
   return report;
 }
 

@@ -76,7 +76,7 @@ export async function findInterruptedEdit(fs: RecoveryFs, root: string, store: J
   if (stored.kind === 'unusable') return { note: `the write journal ${journal} is not used (${stored.reason})` };
   const entry = stored.entry;
   if (!sameFolder(entry.folder, folder)) return { note: `the write journal ${journal} names another folder (${entry.folder.realPath}); it is not used` };
-  const running = livenessOf(entry.writer) === 'running';
+  const running = entry.state === 'writing' && livenessOf(entry.writer) === 'running';
   const written: string[] = [];
   for (const file of entry.files) {
     try {

@@ -38,7 +38,7 @@ import { restoreWritten } from './rollback.ts';
 import { openSaveWitness, type SaveWitness, type SaveWitnessOpener } from './save-witness.ts';
 import { runExclusiveWrite } from './write-drain.ts';
 import { decideWriteIntent } from './write-intent.ts';
-import { type FolderIdentity, type JournalEntry, journalEntry, sha256Hex } from './write-journal.ts';
+import { type FolderIdentity, type JournalEntry, journalEntry, releasedEntry, sha256Hex } from './write-journal.ts';
 import type { FileChange, WorkspaceWriter, WriteRequest, WriteResult } from './write-types.ts';
 
 /** Options of a {@link FsWorkspaceWriter}. */
@@ -218,8 +218,10 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     try {
       versions = await commitWrites({ fs: this.#fs, events: this.#events, afterWrite: this.#keepOwner, witness: this.#witness }, pending, options);
     } catch (error) {
-      // Rolled back (or nothing written). Keep the journal only while an original is not back on disk.
+      // Rolled back (or nothing written). Keep the journal only while an original is not back on
+      // disk, let go of, so the next write here or another process's start puts it back.
       if (entry && !restoreFailed(error)) await this.#closeJournal(entry).catch(() => undefined);
+      else if (entry) await this.#journal.replace(releasedEntry(entry), entry.writeId).catch(() => undefined);
       throw error;
     }
     try {

@@ -51,7 +51,11 @@ export interface JournalOwner {
 /** A journal of an edit being written (or interrupted). */
 export interface JournalEntry {
   format: typeof JOURNAL_FORMAT;
-  state: 'writing';
+  /**
+   * `writing`: `writer` is writing (or recovering) it now, if it runs. `interrupted`: nobody is —
+   * a process that could not finish it let go of it, so whoever comes next replays it.
+   */
+  state: 'writing' | 'interrupted';
   /** Random, one per edit: a process replaces or removes only the entry it wrote or claimed. */
   writeId: string;
   /** The process writing (or recovering) it now. */
@@ -95,7 +99,16 @@ export function journalEntry(folder: FolderIdentity, files: JournalFile[]): Jour
  */
 export function claimedEntry(entry: JournalEntry): JournalEntry {
   const earlier = new Set([...entry.earlierPids, entry.writer.pid]);
-  return { ...entry, writeId: randomUUID(), writer: ownProcessIdentity(), earlierPids: [...earlier] };
+  return { ...entry, state: 'writing', writeId: randomUUID(), writer: ownProcessIdentity(), earlierPids: [...earlier] };
+}
+
+/**
+ * @param entry an entry this process holds but cannot finish (a restore failed)
+ * @returns the same entry let go of: nobody writes it, the next process or write replays it
+ */
+export function releasedEntry(entry: JournalEntry): JournalEntry {
+  const earlier = new Set([...entry.earlierPids, entry.writer.pid]);
+  return { ...entry, state: 'interrupted', writeId: randomUUID(), earlierPids: [...earlier] };
 }
 
 /**
@@ -130,7 +143,9 @@ export function parseJournal(text: string): { entry: JournalEntry } | { garbage:
   }
   const entry = value as Partial<JournalEntry> | null;
   if (typeof entry !== 'object' || entry === null) return { garbage: 'it is not a JSON object' };
-  if (entry.format !== JOURNAL_FORMAT || entry.state !== 'writing') return { garbage: `its format is not ${JOURNAL_FORMAT} (state writing)` };
+  if (entry.format !== JOURNAL_FORMAT || (entry.state !== 'writing' && entry.state !== 'interrupted')) {
+    return { garbage: `its format is not ${JOURNAL_FORMAT} (state writing or interrupted)` };
+  }
   if (!isIdentity(entry.writer)) return { garbage: 'it names no valid writer process' };
   if (!isFolder(entry.folder)) return { garbage: 'it names no valid folder identity' };
   if (typeof entry.writeId !== 'string' || !Array.isArray(entry.earlierPids) || !entry.earlierPids.every(isPid)) {
@@ -140,7 +155,7 @@ export function parseJournal(text: string): { entry: JournalEntry } | { garbage:
   return {
     entry: {
       format: JOURNAL_FORMAT,
-      state: 'writing',
+      state: entry.state,
       writeId: entry.writeId,
       writer: entry.writer,
       earlierPids: entry.earlierPids,

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { recoverWrites } from '../../src/edits/journal-recovery.ts';
 import { JournalStore } from '../../src/edits/journal-store.ts';
-import { recoverAtStart } from '../../src/edits/startup-recovery.ts';
+import { findInterruptedEdit, recoverAtStart } from '../../src/edits/startup-recovery.ts';
+import { mountHarness } from '../support/harness-mount.ts';
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
 import { fileEdits, replace, workspaceEdit } from './workspace-fixture.ts';
 import { DEAD_PID, folderOf, journalOf, plantJournal, plantText } from './journal-fixture.ts';
@@ -116,25 +117,26 @@ describe('the journal is owned: no links, never stuck, one writer (issue 18)', (
   it('a second crash during recovery leaves no staging folder behind (the recovering process is remembered)', async () => {
     bed.ws.write('a.ts', A_AFTER);
     await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after: A_AFTER }]);
-    // the recovery "dies" inside the seam's replace: its staging folder exists, empty, named with its pid
+    // the recovery dies inside the seam's replace: its staging folder exists, empty, named with its
+    // pid, and the journal is as it was at that moment (a SIGKILL runs no cleanup)
     const fs = bed.h.ctx.fs;
     const staging = join(bed.ws.root, `.a.ts.${process.pid}.0f0e0d0c-0b0a-4908-8706-050403020100.tmpdir`);
+    let atDeath: { writer: { pid: number }; earlierPids: number[] } | undefined;
     const dying = Object.create(fs, {
       writeText: {
         value: async () => {
           mkdirSync(staging);
+          atDeath = (await journalOf(bed.store, bed.ws.root)) as typeof atDeath;
           throw Object.assign(new Error('killed'), { code: 'FS_IO_ERROR' });
         },
       },
     }) as typeof fs;
-    const first = await recoverWrites(dying, bed.ws.root, { store: bed.store });
-    assert.equal(first.cleared, false);
-    // it died: its identity no longer runs (same pid, another start)
-    const claimed = (await journalOf(bed.store, bed.ws.root)) as { writer: { pid: number }; earlierPids: number[] };
-    assert.equal(claimed.writer.pid, process.pid, 'the recovery claimed the journal before touching files');
-    assert.deepEqual(claimed.earlierPids, [DEAD_PID]);
+    await recoverWrites(dying, bed.ws.root, { store: bed.store });
+    assert.equal(atDeath?.writer.pid, process.pid, 'the recovery claimed the journal before touching files');
+    assert.deepEqual(atDeath?.earlierPids, [DEAD_PID]);
+    // what the crash left: that journal, its writer no longer running (same pid, another start)
     const folder = await folderOf(bed.store, bed.ws.root);
-    plantText(bed.store, folder, JSON.stringify({ ...claimed, writer: { ...claimed.writer, startTicks: '1' } }));
+    plantText(bed.store, folder, JSON.stringify({ ...atDeath, writer: { ...atDeath?.writer, startTicks: '1' } }));
     const lines: string[] = [];
     await recoverAtStart(fs, [bed.ws.root], { store: bed.store, removeStaging: async (path) => rmSync(path, { recursive: true }), report: (line) => lines.push(line) });
     assert.equal(existsSync(staging), false, `staging left: ${lines.join('\n')}`);
@@ -221,6 +223,27 @@ describe('the journal is owned: no links, never stuck, one writer (issue 18)', (
     } finally {
       gate.open?.();
       rmSync(join(link, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('a recovery that cannot restore (a read-only serve) lets go of the journal: nobody waits on it, the next writable start finishes it', async () => {
+    bed.ws.write('a.ts', A_AFTER);
+    await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after: A_AFTER }]);
+    const readOnly = await mountHarness({ mode: 'read-only', workspace: bed.ws.root });
+    try {
+      const lines: string[] = [];
+      await recoverAtStart(readOnly.ctx.fs, [bed.ws.root], { store: bed.store, report: (line) => lines.push(line) });
+      assert.match(lines.join('\n'), /NOT restored .*a\.ts \(restoring it failed: .*read-only.*the journal is kept/);
+      const kept = (await journalOf(bed.store, bed.ws.root)) as { state: string; earlierPids: number[] };
+      assert.equal(kept.state, 'interrupted', 'a live process that cannot finish it must not hold it');
+      assert.ok(kept.earlierPids.includes(process.pid));
+      const { edit } = await findInterruptedEdit(bed.h.ctx.fs, bed.ws.root, bed.store);
+      assert.equal(edit?.running, false, 'check would wait for a process that is not writing');
+      await quiet().apply(bed.request({ steps: [] }));
+      assert.equal(bed.ws.read('a.ts'), A);
+      assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
+    } finally {
+      await readOnly.dispose();
     }
   });
 });

@@ -117,7 +117,7 @@ describe('write journal and recovery (issue 10)', () => {
     assert.deepEqual((error.details.unrestored as Array<{ path: string }>).map((u) => u.path), [bed.ws.path('a.ts')]);
     assert.match(error.message, /kept in the write journal/);
     assert.equal(bed.ws.read('a.ts'), A_AFTER, 'the failed restore left our write');
-    assert.equal((await journalOf(bed.store, bed.ws.root))?.['state'], 'writing', 'the original is still held');
+    assert.equal((await journalOf(bed.store, bed.ws.root))?.['state'], 'interrupted', 'the original is still held, let go of for whoever comes next');
     broken = false;
     const reports: RecoveryReport[] = [];
     const next = new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs, { onRecovered: (report) => reports.push(report) });
