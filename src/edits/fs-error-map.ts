@@ -7,14 +7,15 @@
  * | aborted signal / `FS_ABORTED` | `LSP_ACTION_CANCELLED` / `LSP_ACTION_TIMEOUT` | same |
  * | `FS_STALE_VERSION`, `FS_NOT_OBSERVED` | `LSP_ACTION_CONFLICT` | `LSP_ACTION_CONFLICT` |
  * | `FS_SANDBOX_DENIED` under `read-only` | `LSP_ACTION_READ_ONLY` (sandbox marker) | `LSP_ACTION_READ_ONLY` (sandbox marker) |
- * | (the mode: the caller's, else the one the seam's denial names, else `read-only`) | | |
  * | `FS_SANDBOX_DENIED` under a writable mode | `LSP_ACTION_OUTSIDE_WORKSPACE` (sandbox marker) | `LSP_ACTION_OUTSIDE_WORKSPACE` (sandbox marker) |
  * | `FS_NOT_FOUND` | `LSP_ACTION_FILE_NOT_FOUND` | `LSP_ACTION_WRITE_FAILED` |
  * | `FS_TOO_LARGE` | `LSP_ACTION_FILE_TOO_LARGE` | `LSP_ACTION_WRITE_FAILED` |
  * | `FS_NOT_TEXT`, `FS_NOT_REGULAR_FILE`, `FS_NOT_DIRECTORY` | `LSP_ACTION_CONFLICT` | `LSP_ACTION_CONFLICT` |
  * | anything else | `LSP_ACTION_WRITE_FAILED` | `LSP_ACTION_WRITE_FAILED` |
  *
- * Errors are recognised by shape (`code` starting with `FS_`), so copies of `dsh-fs` interoperate.
+ * The mode of a denial is the caller's, else the one the seam's denial message names ("denied under
+ * workspace-write mode"), else `read-only`. Errors are recognised by shape (`code` starting with
+ * `FS_`), so copies of `dsh-fs` interoperate.
  */
 import type { FsErrorCode } from '@deepseek-ai/dsh-fs';
 import type { SandboxMode } from '@deepseek-ai/dsh-sandbox';
