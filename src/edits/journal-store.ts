@@ -68,7 +68,10 @@ export class JournalStore {
       const realPath = await realpath(root);
       const info = await stat(realPath, { bigint: true });
       if (!info.isDirectory()) return undefined;
-      return { realPath, dev: String(info.dev), ino: String(info.ino), birthtimeNs: String(info.birthtimeNs) };
+      // Without statx, libuv reports the change time as the birth time: a value equal to the change
+      // time is not trusted as a birth time ("0": unknown), or every new entry would change it.
+      const birth = info.birthtimeNs === info.ctimeNs ? 0n : info.birthtimeNs;
+      return { realPath, dev: String(info.dev), ino: String(info.ino), birthtimeNs: String(birth) };
     } catch {
       return undefined;
     }

@@ -24,7 +24,7 @@ export interface FolderIdentity {
   /** `st_dev` and `st_ino` as decimal strings (bigint stat). */
   dev: string;
   ino: string;
-  /** Birth time in nanoseconds as a decimal string ("0" where the file system reports none). */
+  /** Birth time in nanoseconds as a decimal string ("0": unknown — the file system reports none, or it equals the change time). */
   birthtimeNs: string;
 }
 
@@ -117,7 +117,9 @@ export function releasedEntry(entry: JournalEntry): JournalEntry {
  * @returns whether they name the same folder
  */
 export function sameFolder(a: FolderIdentity, b: FolderIdentity): boolean {
-  return a.realPath === b.realPath && a.dev === b.dev && a.ino === b.ino && a.birthtimeNs === b.birthtimeNs;
+  // a birth time of "0" is unknown (no statx, or not told apart from the change time): not compared
+  const born = a.birthtimeNs === b.birthtimeNs || a.birthtimeNs === '0' || b.birthtimeNs === '0';
+  return a.realPath === b.realPath && a.dev === b.dev && a.ino === b.ino && born;
 }
 
 /**
