@@ -2,7 +2,7 @@
  * A writer process to kill: mounts the real harness (workspace-write) on argv[2] and applies one
  * edit renaming `shared` in `lib.ts` and `f0.ts`…`f59.ts` through the real FsWorkspaceWriter, each
  * file write slowed down by 20 ms so a SIGKILL lands mid-edit. The journal goes to
- * DSH_LSP_ACTIONS_STATE_DIR. Used by `journal-crash.spec.ts`.
+ * DSH_LSP_ACTIONS_STATE_DIR. Used by `journal-crash.e2e.ts`.
  */
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
 import { mountHarness } from '../support/harness-mount.ts';
