@@ -15,6 +15,6 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
   '__pycache__',
   '.venv',
   'venv',
-  // this package's write journal (src/edits/write-journal.ts)
+  // where older versions kept the write journal (now outside the tree: decision 0043)
   '.dsh-lsp-actions',
 ]);

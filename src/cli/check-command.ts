@@ -11,15 +11,14 @@
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { existsSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
-import { recoverAtStart } from '../edits/startup-recovery.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
+import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { type CheckReport, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
@@ -98,10 +97,8 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     throw new SetupError('check cannot run a composition with editor.enabled: stdout is the report');
   }
   const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
-  if (fs !== undefined) {
-    // An edit a crash left half-applied is put back before the files are judged.
-    await recoverAtStart(fs, [plan.workspace], { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => io.stderr.write(`${line}\n`) });
-  }
+  // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
+  if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);

@@ -13,7 +13,9 @@
  * | `FS_NOT_TEXT`, `FS_NOT_REGULAR_FILE`, `FS_NOT_DIRECTORY` | `LSP_ACTION_CONFLICT` | `LSP_ACTION_CONFLICT` |
  * | anything else | `LSP_ACTION_WRITE_FAILED` | `LSP_ACTION_WRITE_FAILED` |
  *
- * Errors are recognised by shape (`code` starting with `FS_`), so copies of `dsh-fs` interoperate.
+ * The mode of a denial is the caller's, else the one the seam's denial message names ("denied under
+ * workspace-write mode"), else `read-only`. Errors are recognised by shape (`code` starting with
+ * `FS_`), so copies of `dsh-fs` interoperate.
  */
 import type { FsErrorCode } from '@deepseek-ai/dsh-fs';
 import type { SandboxMode } from '@deepseek-ai/dsh-sandbox';
@@ -70,7 +72,8 @@ export function toWriteActionError(error: unknown, context: FsFailureContext): A
         options,
       );
     case 'FS_SANDBOX_DENIED': {
-      const mode = context.mode ?? 'read-only';
+      // the seam's denial names the mode that denied; a caller that did not pass one is not "read-only" by default
+      const mode = context.mode ?? modeNamedIn(detail) ?? 'read-only';
       // under a writable mode the fence denies a path outside what it lets write: not "read-only"
       return new ActionError(
         mode === 'read-only' ? 'LSP_ACTION_READ_ONLY' : 'LSP_ACTION_OUTSIDE_WORKSPACE',
@@ -102,6 +105,17 @@ export function toWriteActionError(error: unknown, context: FsFailureContext): A
       break;
   }
   return new ActionError('LSP_ACTION_WRITE_FAILED', `failed ${verb(stage)} ${path}: ${detail}`, details, options);
+}
+
+/** The modes a sandbox denial may name (`dsh-fs-sandbox`: "file access denied under <mode> mode"). */
+const DENIAL_MODE = /denied under (read-only|workspace-write|danger-full-access) mode/;
+
+/**
+ * @param detail a denial's message
+ * @returns the sandbox mode it names, when it names one
+ */
+function modeNamedIn(detail: string): SandboxMode | undefined {
+  return DENIAL_MODE.exec(detail)?.[1] as SandboxMode | undefined;
 }
 
 function verb(stage: FsStage): string {

@@ -35,6 +35,8 @@ export interface KeptOwner {
 
 /** Permission bits including set-user-ID, set-group-ID and sticky. */
 const PERMISSION_BITS = 0o7777;
+/** Read, write and execute bits only: what a journal replay may put back (never set-user/group-ID or sticky). */
+export const PLAIN_PERMISSION_BITS = 0o777;
 
 /**
  * @param probe reads the file's local metadata
@@ -50,6 +52,7 @@ export function localOwnerOps(probe: LocalFileMetadataProbe): OwnerOps {
  * @param target the file just written
  * @param original its owner, group and mode before the write; undefined: unknown, nothing is done
  * @param written the version the seam's write produced
+ * @param bits the permission bits that may be put back (a journal replay passes {@link PLAIN_PERMISSION_BITS})
  * @returns the file's version afterwards, and a warning when the owner could not be restored
  */
 export async function keepOwner(
@@ -58,6 +61,7 @@ export async function keepOwner(
   target: FsTarget,
   original: Pick<LocalFileMetadata, 'uid' | 'gid' | 'mode'> | undefined,
   written: FsVersion,
+  bits: number = PERMISSION_BITS,
 ): Promise<KeptOwner> {
   if (original === undefined) return { version: written };
   const info = await fs.stat(target);
@@ -68,8 +72,8 @@ export async function keepOwner(
   try {
     await ops.chown(path, original.uid, original.gid);
     const after = await ops.probe(target, info.size);
-    if (after !== undefined && (after.mode & PERMISSION_BITS) !== (original.mode & PERMISSION_BITS)) {
-      await ops.chmod(path, original.mode & PERMISSION_BITS);
+    if (after !== undefined && (after.mode & PERMISSION_BITS) !== (original.mode & bits)) {
+      await ops.chmod(path, original.mode & bits);
     }
   } catch (error) {
     const warning =
@@ -82,8 +86,9 @@ export async function keepOwner(
 
 /**
  * The journal replay's owner keeper (`RecoveryOptions.restoreOwner`) over the local disk: after a
- * crash the original owner is known only from the journal. A failure rejects; the replay ignores
- * it (the content is back either way).
+ * crash the original owner is known only from the journal. Only plain permission bits are put
+ * back: a replay never gives a file set-user-ID, set-group-ID or sticky bits, whatever the journal
+ * says. A failure rejects; the replay ignores it (the content is back either way).
  * @param fs the seam the replay writes through
  * @param ops probe, chown, chmod
  * @returns the hook
@@ -93,6 +98,6 @@ export function journalOwnerRestorer(
   ops: OwnerOps,
 ): (target: FsTarget, owner: Pick<LocalFileMetadata, 'uid' | 'gid' | 'mode'>, written: FsVersion) => Promise<void> {
   return async (target, owner, written) => {
-    await keepOwner(fs, ops, target, owner, written);
+    await keepOwner(fs, ops, target, owner, written, PLAIN_PERMISSION_BITS);
   };
 }

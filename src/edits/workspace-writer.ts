@@ -7,9 +7,10 @@
  *    caller's `basis`, edits applying cleanly; the complete new content of every file is known;
  * 2. decide every guard through the `fs/write-intent` waterfall (`write-intent.ts`), so a policy
  *    veto on the last file still stops the edit before the first byte;
- * 3. record the intent and every original in the workspace's write journal (`write-journal.ts`),
- *    write each changed file with `ctx.fs.writeText(target, after, guard, signal, policy)`, all or
- *    nothing, then emit `fs/observed` for agent actors (`guarded-commit.ts`), and reset the journal.
+ * 3. record the intent and every original in the folder's write journal (`write-journal.ts`,
+ *    kept outside the tree by `journal-store.ts`), write each changed file with
+ *    `ctx.fs.writeText(target, after, guard, signal, policy)`, all or nothing, then emit
+ *    `fs/observed` for agent actors (`guarded-commit.ts`), and remove the journal.
  *
  * The whole apply runs under the workspace's write lock and counts as in flight for
  * {@link drainWrites} (`write-drain.ts`); an interrupted edit found in the journal (a crash, or a
@@ -21,13 +22,15 @@
  * read with `node:fs` (`local-file-metadata.ts`) so a read-only or hard-linked file is refused,
  * and the owner is set back after a replace (`keep-owner.ts`); docs/decisions/0041-write-metadata.md.
  */
+import { relative } from 'node:path';
 import type { Context } from '@deepseek-ai/cordis';
 import type { FileSystem, FsVersion } from '@deepseek-ai/dsh-fs';
 import { sandboxDenialMarker } from '@deepseek-ai/dsh-sandbox';
 import { abortError, ActionError } from '../errors.ts';
 import { checkPins } from './check-pins.ts';
 import { type AfterWrite, commitWrites, type PendingWrite } from './guarded-commit.ts';
-import { describeRecovery, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
+import { describeRecovery, ownEditsInFlight, type RecoveryReport, recoverWrites } from './journal-recovery.ts';
+import { JournalStore } from './journal-store.ts';
 import { journalOwnerRestorer, keepOwner, localOwnerOps, type OwnerOps } from './keep-owner.ts';
 import { localFileMetadata, type LocalFileMetadataProbe } from './local-file-metadata.ts';
 import { type PreparedFile, preflight } from './preflight.ts';
@@ -35,7 +38,7 @@ import { restoreWritten } from './rollback.ts';
 import { openSaveWitness, type SaveWitness, type SaveWitnessOpener } from './save-witness.ts';
 import { runExclusiveWrite } from './write-drain.ts';
 import { decideWriteIntent } from './write-intent.ts';
-import { isOtherLiveProcess, journalEntry, type JournalState, readJournal, sha256Hex, writeJournal } from './write-journal.ts';
+import { type FolderIdentity, type JournalEntry, journalEntry, releasedEntry, sha256Hex } from './write-journal.ts';
 import type { FileChange, WorkspaceWriter, WriteRequest, WriteResult } from './write-types.ts';
 
 /** Options of a {@link FsWorkspaceWriter}. */
@@ -53,6 +56,10 @@ export interface WriterOptions {
   onMetadataWarning?: (warning: string) => void;
   /** Opens the lost-save witness on a local file (default: `node:fs`, `save-witness.ts`). */
   saveWitness?: SaveWitnessOpener;
+  /** Where write journals are kept (default: the per-user state directory, `journal-store.ts`). */
+  journal?: JournalStore;
+  /** Told once per root when an edit there is written without a crash journal (default: one stderr line). */
+  onNoJournal?: (line: string) => void;
 }
 
 /**
@@ -74,6 +81,10 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
   readonly #ownerOps: OwnerOps;
   readonly #onMetadataWarning: (warning: string) => void;
   readonly #openWitness: SaveWitnessOpener;
+  readonly #journal: JournalStore;
+  readonly #onNoJournal: (line: string) => void;
+  /** Roots already told they have no crash journal. */
+  readonly #unjournaled = new Set<string>();
 
   /**
    * @param ctx cordis context: the `fs/write-intent` waterfall and `fs/observed` events run on it
@@ -84,11 +95,17 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     this.#events = ctx;
     this.#fs = fs;
     this.#journalFs = (ctx as { fs?: FileSystem }).fs ?? fs;
-    this.#onRecovered = options.onRecovered ?? ((report) => process.stderr.write(`dsh-lsp-actions: ${describeRecovery(report)}\n`));
+    this.#onRecovered =
+      options.onRecovered ??
+      ((report) => {
+        for (const line of describeRecovery(report)) process.stderr.write(`dsh-lsp-actions: ${line}\n`);
+      });
     this.#metadata = options.metadata ?? localFileMetadata;
     this.#ownerOps = options.ownerOps ?? localOwnerOps(this.#metadata);
     this.#onMetadataWarning = options.onMetadataWarning ?? warnOncePerFile();
     this.#openWitness = options.saveWitness ?? openSaveWitness;
+    this.#journal = options.journal ?? new JournalStore();
+    this.#onNoJournal = options.onNoJournal ?? ((line) => process.stderr.write(`dsh-lsp-actions: ${line}\n`));
   }
 
   /**
@@ -147,7 +164,7 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     const { signal, policy, actor } = request;
     if (signal?.aborted) throw abortError(signal);
     this.#checked.add(request.root);
-    let journal = await this.#recoverFirst(request.root, policy);
+    await this.#recoverFirst(request.root, policy);
     const files = await preflight(this.#fs, {
       root: request.root,
       edit: request.edit,
@@ -164,17 +181,33 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
       pending.push({ file, decision: await decideWriteIntent(this.#events, file, actor, signal) });
     }
     if (signal?.aborted) throw abortError(signal);
-    const entry = journalEntry(
-      request.root,
-      changed.map((file) => ({
-        path: file.path,
-        before: file.before,
-        bom: file.bom,
-        afterSha256: sha256Hex((file.bom ? '\uFEFF' : '') + file.after),
-        ...(file.metadata ? { owner: { uid: file.metadata.uid, gid: file.metadata.gid, mode: file.metadata.mode } } : {}),
-      })),
-    );
-    journal = await writeJournal(this.#journalFs, journal, entry, policy);
+    const folder = await this.#journaledFolder(request.root);
+    const entry =
+      folder &&
+      journalEntry(
+        folder,
+        changed.map((file) => ({
+          path: relative(request.root, file.path),
+          before: file.before,
+          bom: file.bom,
+          afterSha256: sha256Hex((file.bom ? '\uFEFF' : '') + file.after),
+          ...(file.metadata ? { owner: { uid: file.metadata.uid, gid: file.metadata.gid, mode: file.metadata.mode } } : {}),
+        })),
+      );
+    if (entry) {
+      await this.#journal.create(entry);
+      ownEditsInFlight.add(entry.writeId);
+    }
+    try {
+      return await this.#commit(request, changed, pending, entry);
+    } finally {
+      if (entry) ownEditsInFlight.delete(entry.writeId);
+    }
+  }
+
+  /** Writes the files of a journaled (or unjournaled) edit, all or nothing, and closes its journal. */
+  async #commit(request: WriteRequest, changed: PreparedFile[], pending: PendingWrite[], entry: JournalEntry | undefined): Promise<WriteResult> {
+    const { signal, policy, actor } = request;
     const options = {
       ...(actor ? { actor } : {}),
       ...(policy ? { policy } : {}),
@@ -185,12 +218,14 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
     try {
       versions = await commitWrites({ fs: this.#fs, events: this.#events, afterWrite: this.#keepOwner, witness: this.#witness }, pending, options);
     } catch (error) {
-      // Rolled back (or nothing written). Keep the journal only while an original is not back on disk.
-      if (!restoreFailed(error)) await writeJournal(this.#journalFs, journal, undefined, policy).catch(() => undefined);
+      // Rolled back (or nothing written). Keep the journal only while an original is not back on
+      // disk, let go of, so the next write here or another process's start puts it back.
+      if (entry && !restoreFailed(error)) await this.#closeJournal(entry).catch(() => undefined);
+      else if (entry) await this.#journal.replace(releasedEntry(entry), entry.writeId).catch(() => undefined);
       throw error;
     }
     try {
-      await writeJournal(this.#journalFs, journal, undefined, policy);
+      if (entry) await this.#closeJournal(entry);
     } catch (error) {
       // A journal still saying "writing" would make the next start undo this edit: undo it now.
       const report = await restoreWritten(this.#fs, versions, policy, this.#keepOwner);
@@ -212,31 +247,56 @@ export class FsWorkspaceWriter implements WorkspaceWriter {
   }
 
   /**
-   * Recovers an interrupted edit left in the workspace's journal before writing anything new.
-   * @returns the journal's state to write the next entry against
-   * @throws ActionError `LSP_ACTION_CONFLICT` (journal-busy) when another live process is writing;
-   *   `LSP_ACTION_WRITE_FAILED` when an earlier edit's originals could still not be put back
+   * Recovers an interrupted edit of ours in `root` before writing anything new.
+   * @throws ActionError `LSP_ACTION_CONFLICT` (journal-busy) when another running process is
+   *   writing there; `LSP_ACTION_WRITE_FAILED` when an earlier edit's originals could still not be put back
    */
-  async #recoverFirst(root: string, policy: WriteRequest['policy']): Promise<JournalState> {
-    const journal = await readJournal(this.#journalFs, root);
-    if (journal.entry === undefined) return journal;
-    if (isOtherLiveProcess(journal.entry.pid)) {
+  async #recoverFirst(root: string, policy: WriteRequest['policy']): Promise<void> {
+    const report = await recoverWrites(this.#journalFs, root, {
+      store: this.#journal,
+      ...(policy ? { policy } : {}),
+      restoreOwner: journalOwnerRestorer(this.#journalFs, this.#ownerOps),
+    });
+    if (report.found || report.notes.length > 0) this.#onRecovered(report);
+    if (report.busy !== undefined) {
       throw new ActionError(
         'LSP_ACTION_CONFLICT',
-        `another process (pid ${journal.entry.pid}) is writing in ${root}; nothing was written. Re-run the action when it is done.`,
-        { paths: [journal.target.displayPath], reason: 'journal-busy' },
+        `another process (pid ${report.busy.pid}) is writing in ${root}; nothing was written. Re-run the action when it is done ` +
+          `(if no dsh-lsp-actions process runs, delete its journal ${report.busy.journal}).`,
+        { paths: [report.busy.journal], reason: 'journal-busy' },
       );
     }
-    const report = await recoverWrites(this.#journalFs, root, { ...(policy ? { policy } : {}), restoreOwner: journalOwnerRestorer(this.#journalFs, this.#ownerOps) }, journal);
-    this.#onRecovered(report);
-    if (!report.cleared) {
+    if (report.found && !report.cleared) {
       throw new ActionError(
         'LSP_ACTION_WRITE_FAILED',
-        `an earlier edit in this workspace was interrupted and could not be fully undone; nothing new was written. ${describeRecovery(report)}`,
+        `an earlier edit in this workspace was interrupted and could not be fully undone; nothing new was written. ${describeRecovery(report).join('; ')}`,
         { paths: report.unrestored.map((file) => file.path), unrestored: report.unrestored, causeCode: 'LSP_ACTION_WRITE_FAILED' },
       );
     }
-    return readJournal(this.#journalFs, root);
+  }
+
+  /**
+   * @param root the request's root
+   * @returns the local folder's identity, when its crash journal can be kept (the seam's root is
+   *   that local directory); otherwise undefined, said once per root
+   */
+  async #journaledFolder(root: string): Promise<FolderIdentity | undefined> {
+    const folder = await this.#journal.identify(root);
+    const seamKey = await this.#fs.resolve(root).then(
+      (target) => String(target.targetKey),
+      () => undefined,
+    );
+    if (folder !== undefined && seamKey === folder.realPath) return folder;
+    if (!this.#unjournaled.has(root)) {
+      this.#unjournaled.add(root);
+      this.#onNoJournal(`${root} is not a folder on this machine's disk, so edits there are written without a crash journal (a crash mid-edit is not undone on the next start)`);
+    }
+    return undefined;
+  }
+
+  /** Removes the journal of a finished (committed or rolled back) edit. */
+  async #closeJournal(entry: JournalEntry): Promise<void> {
+    await this.#journal.remove(entry.folder, entry.writeId);
   }
 }
 

@@ -1,33 +1,41 @@
 /**
- * The write journal: before the first file of an edit is written, its intent and every original
- * text go to `<workspace>/.dsh-lsp-actions/write-journal.json` (state `writing`); after the last
- * file (or a complete rollback) the journal is reset to `idle`. A journal found in state
- * `writing` by a process that is not writing means a crash mid-edit: `journal-recovery.ts` puts
- * the originals back. See docs/decisions/0040-write-journal.md for why it lives there.
+ * The write journal's content: before the first file of an edit is written, its intent, every
+ * original text and the SHA-256 of every new text are recorded (state `writing`); after the last
+ * file (or a complete rollback) the journal is removed. A journal found by a process that is not
+ * writing means a crash mid-edit: `journal-recovery.ts` puts the originals back.
  *
- * Everything goes through the fs seam (`writeText` with a version guard): the seam has no
- * delete, so "removed after the last write" is "reset to idle".
+ * A journal is trusted only as far as it proves whose it is: it names the folder it was written
+ * in by identity (device, inode, birth time and real path — `journal-store.ts`), its writer by
+ * process identity (`process-identity.ts`), and its files by paths relative to that folder. The
+ * parser here accepts only that shape; anything else is garbage, set aside, never replayed.
+ * Where it lives and why: docs/decisions/0043-journal-outside-the-tree.md.
  */
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import type { FileSystem, FsTarget, FsVersion } from '@deepseek-ai/dsh-fs';
-import type { SandboxExecutionPolicy } from '@deepseek-ai/dsh-sandbox';
-import { ActionError } from '../errors.ts';
-import { toWriteActionError } from './fs-error-map.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { isAbsolute, normalize, sep } from 'node:path';
+import { ownProcessIdentity, type ProcessIdentity } from './process-identity.ts';
 
-/** The journal's directory, relative to the workspace root. */
-export const JOURNAL_DIR = '.dsh-lsp-actions';
-/** The journal's file name inside {@link JOURNAL_DIR}. */
-export const JOURNAL_FILE = 'write-journal.json';
-const FORMAT = 'dsh-lsp-actions/write-journal@1';
+/** The journal format this version writes and replays. */
+export const JOURNAL_FORMAT = 'dsh-lsp-actions/write-journal@2';
+
+/** The identity of a workspace folder: a copy, a new folder reusing the inode, or a move differ in one of these. */
+export interface FolderIdentity {
+  /** The folder's real path (symbolic links followed). */
+  realPath: string;
+  /** `st_dev` and `st_ino` as decimal strings (bigint stat). */
+  dev: string;
+  ino: string;
+  /** Birth time in nanoseconds as a decimal string ("0": unknown — the file system reports none, or it equals the change time). */
+  birthtimeNs: string;
+}
 
 /** One file an edit in progress writes. */
 export interface JournalFile {
+  /** Relative to the folder, never absolute, never leaving it lexically. */
   path: string;
   /** Its text before the edit (`null`: the edit creates it). */
   before: string | null;
   bom: boolean;
-  /** SHA-256 of the complete text the edit writes (BOM included), to recognise our write. */
+  /** SHA-256 of the complete text the edit writes (BOM included): only a file holding exactly it is restored. */
   afterSha256: string;
   /** Owner, group and permission bits before the edit, when known (a local file): a restore puts them back. */
   owner?: JournalOwner;
@@ -40,27 +48,24 @@ export interface JournalOwner {
   mode: number;
 }
 
-/** A journal in state `writing`. */
+/** A journal of an edit being written (or interrupted). */
 export interface JournalEntry {
-  format: typeof FORMAT;
-  state: 'writing';
-  pid: number;
+  format: typeof JOURNAL_FORMAT;
+  /**
+   * `writing`: `writer` is writing (or recovering) it now, if it runs. `interrupted`: nobody is —
+   * a process that could not finish it let go of it, so whoever comes next replays it.
+   */
+  state: 'writing' | 'interrupted';
+  /** Random, one per edit: a process replaces or removes only the entry it wrote or claimed. */
+  writeId: string;
+  /** The process writing (or recovering) it now. */
+  writer: ProcessIdentity;
+  /** Pids of earlier writers of this entry (the crashed edit, crashed recoveries): their staging folders are swept. */
+  earlierPids: number[];
   startedAt: string;
-  root: string;
+  folder: FolderIdentity;
   files: JournalFile[];
 }
-
-/** What is on disk now. */
-export interface JournalState {
-  target: FsTarget;
-  /** The journal file's version (undefined: there is none). */
-  version?: FsVersion;
-  /** The edit in progress (undefined: idle or none). */
-  entry?: JournalEntry;
-}
-
-/** The fs primitives the journal needs. */
-export type JournalFs = Pick<FileSystem, 'resolve' | 'stat' | 'readText' | 'writeText'>;
 
 /**
  * @param text UTF-8 text
@@ -71,106 +76,131 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * @param root the workspace root
- * @returns the journal's absolute path
- */
-export function journalPath(root: string): string {
-  return join(root, JOURNAL_DIR, JOURNAL_FILE);
-}
-
-/**
- * @param fs the fs seam
- * @param root the workspace root
- * @returns the journal's state; an unreadable or foreign file counts as idle at its version
- */
-export async function readJournal(fs: JournalFs, root: string): Promise<JournalState> {
-  const path = journalPath(root);
-  try {
-    const target = await fs.resolve(path, { cwd: root });
-    const info = await fs.stat(target);
-    if (info === undefined) return { target };
-    const text = await fs.readText(target);
-    const entry = parseEntry(text);
-    return { target, version: info.version, ...(entry ? { entry } : {}) };
-  } catch (error) {
-    throw toWriteActionError(error, { path, stage: 'read' });
-  }
-}
-
-/**
- * Writes the journal, guarded by the version it had when read (or created when absent).
- * @param fs the fs seam
- * @param state the journal as last read or written
- * @param entry the edit in progress, or `undefined` for idle
- * @param policy the sandbox policy of the write
- * @returns the journal's new state
- * @throws ActionError `LSP_ACTION_CONFLICT` (reason `journal-busy`) when another process changed
- *   it since; the mapped fs error otherwise
- */
-export async function writeJournal(
-  fs: JournalFs,
-  state: JournalState,
-  entry: JournalEntry | undefined,
-  policy: SandboxExecutionPolicy | undefined,
-): Promise<JournalState> {
-  const text = entry === undefined ? `${JSON.stringify({ format: FORMAT, state: 'idle' })}\n` : `${JSON.stringify(entry)}\n`;
-  const guard = state.version === undefined ? ({ kind: 'createIfAbsent' } as const) : ({ kind: 'replaceIfVersion', version: state.version } as const);
-  try {
-    const outcome = await fs.writeText(state.target, text, guard, undefined, policy);
-    return { target: state.target, version: outcome.version, ...(entry ? { entry } : {}) };
-  } catch (error) {
-    const mapped = toWriteActionError(error, { path: state.target.displayPath, stage: 'write' });
-    if (mapped.code !== 'LSP_ACTION_CONFLICT') throw mapped;
-    throw new ActionError(
-      'LSP_ACTION_CONFLICT',
-      `another process is writing in this workspace (its write journal ${state.target.displayPath} changed); nothing was written. Re-run the action.`,
-      { paths: [state.target.displayPath], reason: 'journal-busy' },
-      { cause: mapped },
-    );
-  }
-}
-
-/**
- * @param root the workspace root
- * @param files what the edit writes
+ * @param folder the identity of the folder the edit writes in
+ * @param files what the edit writes (paths relative to the folder)
  * @returns a `writing` entry for this process
  */
-export function journalEntry(root: string, files: JournalFile[]): JournalEntry {
-  return { format: FORMAT, state: 'writing', pid: process.pid, startedAt: new Date().toISOString(), root, files };
+export function journalEntry(folder: FolderIdentity, files: JournalFile[]): JournalEntry {
+  return {
+    format: JOURNAL_FORMAT,
+    state: 'writing',
+    writeId: randomUUID(),
+    writer: ownProcessIdentity(),
+    earlierPids: [],
+    startedAt: new Date().toISOString(),
+    folder,
+    files,
+  };
 }
 
 /**
- * @param pid a process id from a journal
- * @returns whether that process is alive (and is not this one)
+ * @param entry an interrupted entry
+ * @returns the same entry claimed by this process (its earlier writers remembered for the staging sweep)
  */
-export function isOtherLiveProcess(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+export function claimedEntry(entry: JournalEntry): JournalEntry {
+  const earlier = new Set([...entry.earlierPids, entry.writer.pid]);
+  return { ...entry, state: 'writing', writeId: randomUUID(), writer: ownProcessIdentity(), earlierPids: [...earlier] };
 }
 
-function parseEntry(text: string): JournalEntry | undefined {
+/**
+ * @param entry an entry this process holds but cannot finish (a restore failed)
+ * @returns the same entry let go of: nobody writes it, the next process or write replays it
+ */
+export function releasedEntry(entry: JournalEntry): JournalEntry {
+  const earlier = new Set([...entry.earlierPids, entry.writer.pid]);
+  return { ...entry, state: 'interrupted', writeId: randomUUID(), earlierPids: [...earlier] };
+}
+
+/**
+ * @param a a folder identity
+ * @param b another
+ * @returns whether they name the same folder
+ */
+export function sameFolder(a: FolderIdentity, b: FolderIdentity): boolean {
+  // a birth time of "0" is unknown (no statx, or not told apart from the change time): not compared
+  const born = a.birthtimeNs === b.birthtimeNs || a.birthtimeNs === '0' || b.birthtimeNs === '0';
+  return a.realPath === b.realPath && a.dev === b.dev && a.ino === b.ino && born;
+}
+
+/**
+ * @param path a journal file's path
+ * @returns whether it is relative and stays inside its folder as written
+ */
+export function isFolderRelative(path: string): boolean {
+  if (path === '' || isAbsolute(path) || path.includes('\0')) return false;
+  const normal = normalize(path);
+  return normal !== '..' && !normal.startsWith(`..${sep}`) && normal !== '.';
+}
+
+/**
+ * @param text the journal file's content
+ * @returns the entry, or a reason it is not one this version replays
+ */
+export function parseJournal(text: string): { entry: JournalEntry } | { garbage: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return undefined;
+    return { garbage: 'it is not JSON' };
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const entry = value as Partial<JournalEntry>;
-  if (entry.format !== FORMAT || entry.state !== 'writing' || !Array.isArray(entry.files) || typeof entry.pid !== 'number') return undefined;
-  const files = entry.files.filter(
-    (file): file is JournalFile =>
-      typeof file === 'object' &&
-      file !== null &&
-      typeof file.path === 'string' &&
-      (file.before === null || typeof file.before === 'string') &&
-      typeof file.bom === 'boolean' &&
-      typeof file.afterSha256 === 'string',
+  const entry = value as Partial<JournalEntry> | null;
+  if (typeof entry !== 'object' || entry === null) return { garbage: 'it is not a JSON object' };
+  if (entry.format !== JOURNAL_FORMAT || (entry.state !== 'writing' && entry.state !== 'interrupted')) {
+    return { garbage: `its format is not ${JOURNAL_FORMAT} (state writing or interrupted)` };
+  }
+  if (!isIdentity(entry.writer)) return { garbage: 'it names no valid writer process' };
+  if (!isFolder(entry.folder)) return { garbage: 'it names no valid folder identity' };
+  if (typeof entry.writeId !== 'string' || !Array.isArray(entry.earlierPids) || !entry.earlierPids.every(isPid)) {
+    return { garbage: 'its write id or earlier writers are malformed' };
+  }
+  if (!Array.isArray(entry.files) || !entry.files.every(isFile)) return { garbage: 'a file entry is malformed (paths must be relative to the folder)' };
+  return {
+    entry: {
+      format: JOURNAL_FORMAT,
+      state: entry.state,
+      writeId: entry.writeId,
+      writer: entry.writer,
+      earlierPids: entry.earlierPids,
+      startedAt: String(entry.startedAt ?? ''),
+      folder: entry.folder,
+      files: entry.files,
+    },
+  };
+}
+
+function isPid(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+function isIdentity(value: unknown): value is ProcessIdentity {
+  const writer = value as Partial<ProcessIdentity> | null | undefined;
+  return (
+    typeof writer === 'object' &&
+    writer !== null &&
+    isPid(writer.pid) &&
+    (writer.bootId === undefined || typeof writer.bootId === 'string') &&
+    (writer.startTicks === undefined || (typeof writer.startTicks === 'string' && /^\d+$/.test(writer.startTicks)))
   );
-  return { format: FORMAT, state: 'writing', pid: entry.pid, startedAt: String(entry.startedAt ?? ''), root: String(entry.root ?? ''), files };
+}
+
+function isFolder(value: unknown): value is FolderIdentity {
+  const folder = value as Partial<FolderIdentity> | null | undefined;
+  return (
+    typeof folder === 'object' &&
+    folder !== null &&
+    typeof folder.realPath === 'string' &&
+    isAbsolute(folder.realPath) &&
+    [folder.dev, folder.ino, folder.birthtimeNs].every((field) => typeof field === 'string' && /^\d+$/.test(field))
+  );
+}
+
+function isFile(value: unknown): value is JournalFile {
+  const file = value as Partial<JournalFile> | null | undefined;
+  if (typeof file !== 'object' || file === null) return false;
+  if (typeof file.path !== 'string' || !isFolderRelative(file.path)) return false;
+  if (!(file.before === null || typeof file.before === 'string') || typeof file.bom !== 'boolean') return false;
+  if (typeof file.afterSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(file.afterSha256)) return false;
+  if (file.owner === undefined) return true;
+  const owner = file.owner as Partial<JournalOwner> | null;
+  return typeof owner === 'object' && owner !== null && [owner.uid, owner.gid, owner.mode].every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
 }

@@ -10,6 +10,18 @@ import { toWriteActionError } from '../../src/edits/fs-error-map.ts';
 const denial = (): Error => Object.assign(new Error('path is outside the writable roots'), { code: 'FS_SANDBOX_DENIED' });
 
 describe('FS_SANDBOX_DENIED by mode', () => {
+  it('a caller that does not pass the mode gets the one the seam\'s denial names (issue 18: a journal write denied under workspace-write was "read-only")', () => {
+    const seam = (mode: string): Error =>
+      Object.assign(new Error(`cannot write "/w/.dsh-lsp-actions/write-journal.json": file access denied under ${mode} mode`), { code: 'FS_SANDBOX_DENIED' });
+    const denied = toWriteActionError(seam('workspace-write'), { path: '/w/.dsh-lsp-actions/write-journal.json', stage: 'write' });
+    assert.equal(denied.code, 'LSP_ACTION_OUTSIDE_WORKSPACE');
+    assert.equal(denied.details['mode'], 'workspace-write');
+    assert.match(denied.message, /\[sandbox: file access denied under workspace-write mode\]/);
+    assert.equal(toWriteActionError(seam('read-only'), { path: '/w/a.ts', stage: 'write' }).code, 'LSP_ACTION_READ_ONLY');
+    // an explicit mode still wins
+    assert.equal(toWriteActionError(seam('read-only'), { path: '/w/a.ts', stage: 'write', mode: 'workspace-write' }).code, 'LSP_ACTION_OUTSIDE_WORKSPACE');
+  });
+
   it('read-only (or unknown): LSP_ACTION_READ_ONLY with the marker', () => {
     for (const mode of ['read-only', undefined] as const) {
       const error = toWriteActionError(denial(), { path: '/w/a.ts', stage: 'write', ...(mode ? { mode } : {}) });

@@ -16,7 +16,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,9 +47,15 @@ function stagingLeft(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.tmpdir'));
 }
 
-function journalState(dir: string): string | undefined {
-  const path = join(dir, '.dsh-lsp-actions', 'write-journal.json');
-  if (!existsSync(path)) return undefined;
+/** Journals of the serve processes below (they inherit the environment): a fresh state directory. */
+const STATE_DIR = mkdtempSync(join(tmpdir(), 'lsp-actions-integrity-state-'));
+process.env['DSH_LSP_ACTIONS_STATE_DIR'] = STATE_DIR;
+
+/** @returns the folder's journal state: 'writing', 'idle' (no journal: none, or removed after the edit), or 'unreadable' */
+function journalState(dir: string): string {
+  const info = statSync(realpathSync(dir), { bigint: true });
+  const path = join(STATE_DIR, 'journals', `${info.dev}-${info.ino}.json`);
+  if (!existsSync(path)) return 'idle';
   try {
     return String((JSON.parse(readFileSync(path, 'utf8')) as { state?: unknown }).state);
   } catch {

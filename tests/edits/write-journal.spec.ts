@@ -6,50 +6,30 @@
  * drain of in-flight writes.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { recoverWrites, type RecoveryReport } from '../../src/edits/journal-recovery.ts';
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
 import { drainWrites, writesInFlight } from '../../src/edits/write-drain.ts';
-import { journalPath, sha256Hex } from '../../src/edits/write-journal.ts';
+import { sha256Hex } from '../../src/edits/write-journal.ts';
+import { DEAD_PID, journalOf, plantJournal } from './journal-fixture.ts';
 import { failure, useWriterBed } from './writer-bed.ts';
 
 const A = 'const a = 1;\r\nexport { a };\r\n';
 const B = 'import { a } from "./a";\nconsole.log(a);\n';
 const A_AFTER = 'const value = 1;\r\nexport { value };\r\n';
 const B_AFTER = 'import { value } from "./a";\nconsole.log(value);\n';
-/** A pid no process has (above Linux's pid_max limit of 2^22). */
-const DEAD_PID = 4_194_305;
-
-function journalOf(root: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(journalPath(root), 'utf8')) as Record<string, unknown>;
-}
-
-/** Writes a journal as a process that died mid-edit would have left it. */
-function crashedJournal(root: string, files: Array<{ path: string; before: string | null; bom?: boolean; after: string }>): void {
-  mkdirSync(join(root, '.dsh-lsp-actions'), { recursive: true });
-  const entry = {
-    format: 'dsh-lsp-actions/write-journal@1',
-    state: 'writing',
-    pid: DEAD_PID,
-    startedAt: new Date().toISOString(),
-    root,
-    files: files.map((file) => ({ path: file.path, before: file.before, bom: file.bom ?? false, afterSha256: sha256Hex(file.after) })),
-  };
-  writeFileSync(journalPath(root), JSON.stringify(entry));
-}
-
 describe('write journal and recovery (issue 10)', () => {
   const bed = useWriterBed();
 
-  it('holds every original while the edit is written and is idle afterwards', async () => {
+  it('holds every original while the edit is written, outside the tree, and is gone afterwards', async () => {
     const fs = bed.h.ctx.fs;
-    const seen: Array<Record<string, unknown>> = [];
+    const seen: Array<Record<string, unknown> | undefined> = [];
     const spying = Object.create(fs, {
       writeText: {
         value: async (...args: Parameters<typeof fs.writeText>) => {
-          seen.push(journalOf(bed.ws.root));
+          seen.push(await journalOf(bed.store, bed.ws.root));
           return fs.writeText(...args);
         },
       },
@@ -57,13 +37,16 @@ describe('write journal and recovery (issue 10)', () => {
     await new FsWorkspaceWriter(bed.h.ctx, spying).apply(bed.request(bed.renameA()));
     assert.equal(seen.length, 2);
     for (const journal of seen) {
+      assert.ok(journal !== undefined, 'a journal exists while the files are written');
       assert.equal(journal['state'], 'writing');
-      assert.equal(journal['pid'], process.pid);
+      assert.equal((journal['writer'] as { pid: number }).pid, process.pid);
+      assert.equal((journal['folder'] as { realPath: string }).realPath, bed.ws.root);
       const files = journal['files'] as Array<{ path: string; before: string; afterSha256: string }>;
-      assert.deepEqual(files.map((f) => [f.path, f.before]), [[bed.ws.path('a.ts'), A], [bed.ws.path('b.ts'), B]]);
+      assert.deepEqual(files.map((f) => [f.path, f.before]), [['a.ts', A], ['b.ts', B]]);
       assert.equal(files[0]?.afterSha256, sha256Hex(A_AFTER));
     }
-    assert.equal(journalOf(bed.ws.root)['state'], 'idle');
+    assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
+    assert.deepEqual(readdirSync(bed.ws.root).sort(), ['a.ts', 'b.ts'], 'nothing of ours in the tree');
     assert.equal(bed.ws.read('a.ts'), A_AFTER);
     assert.equal(bed.ws.read('b.ts'), B_AFTER);
   });
@@ -72,16 +55,17 @@ describe('write journal and recovery (issue 10)', () => {
     bed.ws.write('a.ts', A_AFTER);
     bed.ws.write('b.ts', B);
     bed.ws.write('c.ts', 'theirs\n');
-    crashedJournal(bed.ws.root, [
-      { path: bed.ws.path('a.ts'), before: A, after: A_AFTER },
-      { path: bed.ws.path('b.ts'), before: B, after: B_AFTER },
-      { path: bed.ws.path('c.ts'), before: 'c original\n', after: 'c ours\n' },
+    await plantJournal(bed.store, bed.ws.root, [
+      { path: 'a.ts', before: A, after: A_AFTER },
+      { path: 'b.ts', before: B, after: B_AFTER },
+      { path: 'c.ts', before: 'c original\n', after: 'c ours\n' },
     ]);
     const staging = join(bed.ws.root, `.b.ts.${DEAD_PID}.0f0e0d0c-0b0a-4908-8706-050403020100.tmpdir`);
     mkdirSync(staging);
     writeFileSync(join(staging, 'b.ts.tmp'), B_AFTER);
     const removed: string[] = [];
     const report = await recoverWrites(bed.h.ctx.fs, bed.ws.root, {
+      store: bed.store,
       removeStaging: async (path) => {
         removed.push(path);
         rmSync(path, { recursive: true, force: true });
@@ -97,13 +81,13 @@ describe('write journal and recovery (issue 10)', () => {
     assert.equal(bed.ws.read('a.ts'), A, 'byte-exact, CRLF kept');
     assert.equal(bed.ws.read('b.ts'), B);
     assert.equal(bed.ws.read('c.ts'), 'theirs\n', 'a change of someone else is kept');
-    assert.equal(journalOf(bed.ws.root)['state'], 'idle');
+    assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
     assert.deepEqual(readdirSync(bed.ws.root).filter((name) => name.endsWith('.tmpdir')), []);
   });
 
   it('the writer recovers before its first write in a root and says so', async () => {
     bed.ws.write('a.ts', A_AFTER);
-    crashedJournal(bed.ws.root, [{ path: bed.ws.path('a.ts'), before: A, after: A_AFTER }]);
+    await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after: A_AFTER }]);
     const reports: RecoveryReport[] = [];
     const writer = new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs, { onRecovered: (report) => reports.push(report) });
     await writer.apply(bed.request(bed.renameA()));
@@ -133,14 +117,14 @@ describe('write journal and recovery (issue 10)', () => {
     assert.deepEqual((error.details.unrestored as Array<{ path: string }>).map((u) => u.path), [bed.ws.path('a.ts')]);
     assert.match(error.message, /kept in the write journal/);
     assert.equal(bed.ws.read('a.ts'), A_AFTER, 'the failed restore left our write');
-    assert.equal(journalOf(bed.ws.root)['state'], 'writing', 'the original is still held');
+    assert.equal((await journalOf(bed.store, bed.ws.root))?.['state'], 'interrupted', 'the original is still held, let go of for whoever comes next');
     broken = false;
     const reports: RecoveryReport[] = [];
     const next = new FsWorkspaceWriter(bed.h.ctx, bed.h.ctx.fs, { onRecovered: (report) => reports.push(report) });
     await next.apply(bed.request({ steps: [] }));
     assert.deepEqual(reports.map((r) => r.restored), [[bed.ws.path('a.ts')]]);
     assert.equal(bed.ws.read('a.ts'), A);
-    assert.equal(journalOf(bed.ws.root)['state'], 'idle');
+    assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
   });
 
   it('the editor pin: a basis that is not the text the editor saw is a conflict, nothing written', async () => {
@@ -200,6 +184,6 @@ describe('write journal and recovery (issue 10)', () => {
     await drain;
     await writing;
     assert.equal(bed.ws.read('b.ts'), B_AFTER, 'committed before the drain resolved');
-    assert.equal(journalOf(bed.ws.root)['state'], 'idle');
+    assert.equal(await journalOf(bed.store, bed.ws.root), undefined);
   });
 });

@@ -5,14 +5,14 @@
  * another user keeps its owner and mode through an edit (needs root to give the file away).
  */
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recoverAtStart } from '../../src/edits/startup-recovery.ts';
-import { journalPath, sha256Hex } from '../../src/edits/write-journal.ts';
 import { describe, it } from 'node:test';
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
 import { mountHarness } from '../support/harness-mount.ts';
 import { fileEdits, replace, workspaceEdit } from './workspace-fixture.ts';
+import { journalOf, plantJournal } from './journal-fixture.ts';
 import { failure, useWriterBed } from './writer-bed.ts';
 
 const bed = useWriterBed();
@@ -82,13 +82,13 @@ describe('write metadata on the local disk', () => {
     const spying = Object.create(fs, {
       writeText: {
         value: async (...args: Parameters<typeof fs.writeText>) => {
-          if (String(args[0].targetKey).endsWith('a.ts')) seen.push(JSON.parse(readFileSync(journalPath(bed.ws.root), 'utf8')));
+          if (String(args[0].targetKey).endsWith('a.ts')) seen.push(await journalOf(bed.store, bed.ws.root));
           return fs.writeText(...args);
         },
       },
     }) as typeof fs;
     await new FsWorkspaceWriter(bed.h.ctx, spying).apply(bed.request(bed.renameA()));
-    const recorded = (seen[0] as { files: Array<{ path: string; owner?: unknown }> }).files.find((f) => f.path === bed.ws.path('a.ts'));
+    const recorded = (seen[0] as { files: Array<{ path: string; owner?: unknown }> }).files.find((f) => f.path === 'a.ts');
     assert.deepEqual(recorded?.owner, { uid: 1000, gid: 1000, mode: statSync(bed.ws.path('a.ts')).mode });
 
     // a crash: our text is on disk, replaced by rename (so owned by root now), the journal says "writing"
@@ -96,10 +96,7 @@ describe('write metadata on the local disk', () => {
     writeFileSync(join(bed.ws.root, 'staged'), after);
     renameSync(join(bed.ws.root, 'staged'), bed.ws.path('a.ts'));
     assert.equal(statSync(bed.ws.path('a.ts')).uid, 0);
-    mkdirSync(join(bed.ws.root, '.dsh-lsp-actions'), { recursive: true });
-    const owner = { uid: 1000, gid: 1000, mode: 0o100640 };
-    const entry = { format: 'dsh-lsp-actions/write-journal@1', state: 'writing', pid: 4_194_305, startedAt: new Date().toISOString(), root: bed.ws.root, files: [{ path: bed.ws.path('a.ts'), before: A, bom: false, afterSha256: sha256Hex(after), owner }] };
-    writeFileSync(journalPath(bed.ws.root), JSON.stringify(entry));
+    await plantJournal(bed.store, bed.ws.root, [{ path: 'a.ts', before: A, after, owner: { uid: 1000, gid: 1000, mode: 0o100640 } }]);
     const lines: string[] = [];
     const reports = await recoverAtStart(bed.h.ctx.fs, [bed.ws.root], { report: (line) => lines.push(line) });
     assert.deepEqual(reports[0]?.restored, [bed.ws.path('a.ts')], lines.join('\n'));

@@ -5,7 +5,7 @@
  * a failed edit. The real local probe is covered by write-metadata-local.spec.ts.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { FsTarget } from '@deepseek-ai/dsh-fs';
 import type { OwnerOps } from '../../src/edits/keep-owner.ts';
@@ -45,7 +45,7 @@ function threeFileEdit(): ReturnType<typeof workspaceEdit> {
 
 function assertNothingWritten(): void {
   for (const [name, text] of Object.entries(ORIGINAL)) assert.equal(bed.ws.read(name), text, `${name} was written`);
-  assert.equal(bed.ws.exists('.dsh-lsp-actions/write-journal.json'), false, 'the journal was written');
+  assert.deepEqual(existsSync(bed.store.directory) ? readdirSync(bed.store.directory) : [], [], 'the journal was written');
 }
 
 describe('write metadata with an injected probe', () => {

@@ -1,10 +1,15 @@
 /**
- * The shared test bed of the FsWorkspaceWriter specs: a fresh two-file workspace (one CRLF file)
- * and the real harness services mounted under workspace-write, per test.
+ * The shared test bed of the FsWorkspaceWriter specs: a fresh two-file workspace (one CRLF file),
+ * the real harness services mounted under workspace-write, and a fresh journal state directory
+ * (`DSH_LSP_ACTIONS_STATE_DIR`), per test.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
 import type { SandboxExecutionPolicy } from '@deepseek-ai/dsh-sandbox';
+import { JournalStore } from '../../src/edits/journal-store.ts';
 import { FsWorkspaceWriter } from '../../src/edits/workspace-writer.ts';
 import type { WriteRequest } from '../../src/edits/write-types.ts';
 import { type ActionError, isActionError } from '../../src/errors.ts';
@@ -16,6 +21,8 @@ export interface WriterBed {
   readonly ws: Workspace;
   readonly h: Harness;
   readonly writer: FsWorkspaceWriter;
+  /** The journal store of this test's state directory (the writers' default). */
+  readonly store: JournalStore;
   /** A write request for the workspace under the resolved policy. */
   request(edit: WriteRequest['edit'], extra?: Partial<WriteRequest>): WriteRequest;
   /** Renames `a` to `value` in both files (4 edits, 2 files). */
@@ -33,7 +40,13 @@ export function useWriterBed(): WriterBed {
   let h: Harness;
   let writer: FsWorkspaceWriter;
   let policy: SandboxExecutionPolicy;
+  let stateDir: string;
+  let store: JournalStore;
+  const previous = process.env['DSH_LSP_ACTIONS_STATE_DIR'];
   beforeEach(async () => {
+    stateDir = mkdtempSync(join(tmpdir(), 'lsp-actions-state-'));
+    process.env['DSH_LSP_ACTIONS_STATE_DIR'] = stateDir;
+    store = new JournalStore(stateDir);
     ws = makeWorkspace({ 'a.ts': 'const a = 1;\r\nexport { a };\r\n', 'b.ts': 'import { a } from "./a";\nconsole.log(a);\n' });
     h = await mountHarness({ mode: 'workspace-write', workspace: ws.root });
     writer = new FsWorkspaceWriter(h.ctx, h.ctx.fs);
@@ -42,6 +55,9 @@ export function useWriterBed(): WriterBed {
   afterEach(async () => {
     await h.dispose();
     ws.remove();
+    rmSync(stateDir, { recursive: true, force: true });
+    if (previous === undefined) delete process.env['DSH_LSP_ACTIONS_STATE_DIR'];
+    else process.env['DSH_LSP_ACTIONS_STATE_DIR'] = previous;
   });
   return {
     get ws() {
@@ -52,6 +68,9 @@ export function useWriterBed(): WriterBed {
     },
     get writer() {
       return writer;
+    },
+    get store() {
+      return store;
     },
     request: (edit, extra = {}) => ({ root: ws.root, edit, policy, ...extra }),
     saveBeforeWrite: (name, text) =>
