@@ -78,7 +78,8 @@ Exit status:
   0    every file has fresh diagnostics and none is an error
   1    errors were found, or some file has no fresh result (pending, stale, failed): a gate
        never passes on an unknown result
-  2    usage or setup error (unknown flag, missing path, no server for any file, boot failure)
+  2    usage or setup error (unknown flag, missing path, no server for any file, boot failure),
+       or a tree an interrupted edit left half-written (the message names the way to finish it)
   130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (128 + signal number): the files
        finished so far are reported, then one line saying how many were checked
 `;
