@@ -23,7 +23,8 @@ import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } fr
 import { createJsonRpcChannel, sendCancellable, type EngineLog, type JsonRpcChannel } from './json-rpc-connection.ts';
 import { ProgressTracker } from './progress-tracker.ts';
 import { requestError } from './request-errors.ts';
-import { isNoProject, ServerHealth, unhealthyError } from './server-health.ts';
+import { healthProbeRequest } from './health-probe.ts';
+import { DEFAULT_HEALTH_POLICY, isNoProject, ServerHealth, unhealthyError } from './server-health.ts';
 import { NO_APPLY_EDIT_ROUTE, installServerRequestHandlers } from './server-requests.ts';
 import { StderrTail } from './stderr-tail.ts';
 
@@ -69,9 +70,7 @@ export class LanguageClient {
   /** Aborted when the process has exited (ends waits for answers that cannot come). */
   private readonly exited = new AbortController();
   /** Signs that the server stopped answering meaningfully while its process lives on. */
-  private readonly health = new ServerHealth((reason) => {
-    if (this.state === 'starting' || this.state === 'ready') this.fail(unhealthyError(this.serverId, reason, this.stderrTail()));
-  });
+  private readonly health: ServerHealth;
 
   /** @param options server id, root, config entry, executable, subprocess seam, log */
   constructor(options: LanguageClientOptions) {
@@ -80,6 +79,18 @@ export class LanguageClient {
     this.root = options.root;
     this.config = options.config;
     this.tail = new StderrTail(options.config.stderrTailBytes);
+    this.health = new ServerHealth(
+      (reason) => {
+        if (this.state === 'starting' || this.state === 'ready') this.fail(unhealthyError(this.serverId, reason, this.stderrTail()));
+      },
+      (signal) => this.probe(signal),
+      { ...DEFAULT_HEALTH_POLICY, probeTimeoutMs: options.config.probeTimeoutMs },
+    );
+  }
+
+  /** @returns health probes sent so far (a caller gave up on a request each time none was out) */
+  get probesSent(): number {
+    return this.health.probesSent;
   }
 
   /** @returns the server process id, when spawned */
@@ -290,6 +301,15 @@ export class LanguageClient {
         throw error;
       },
     );
+  }
+
+  /** The health probe: sent past the health accounting (its outcome is judged by {@link ServerHealth}). */
+  private probe(signal: AbortSignal): Promise<unknown> {
+    const channel = this.channel;
+    if (channel === undefined || this.state !== 'ready') return Promise.reject(this.failure ?? this.disposedError());
+    const { method, params } = healthProbeRequest(this.registry);
+    this.options.log('debug', `${this.serverId}: a caller gave up on a request; probing the server (${method}, up to ${this.config.probeTimeoutMs} ms)`);
+    return sendCancellable(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
   }
 
   private onProcessExit(outcome: SubprocessOutcome | undefined, error?: unknown): void {
