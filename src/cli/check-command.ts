@@ -102,6 +102,11 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     // An edit a crash left half-applied is put back before the files are judged.
     await recoverAtStart(fs, [plan.workspace], { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => io.stderr.write(`${line}\n`) });
   }
+  // said once per root: a check whose watcher failed still judges exactly (stat sweeps), but slower
+  api.engine.onWatchDegraded?.((event) => {
+    const how = event.fallback === 'sweep' ? 'changes made during the check are found by stat sweeps instead' : 'results there are reported stale';
+    io.stderr.write(`warning: watching ${displayPath(event.root, io.cwd)} is degraded (${event.reason}); ${how}\n`);
+  });
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
