@@ -62,6 +62,8 @@ export class LanguageClient {
   private handle: SubprocessHandle | undefined;
   private channel: JsonRpcChannel | undefined;
   private readonly pending = new Set<(error: ActionError) => void>();
+  /** In-flight health probes: failed with the client like requests, but never make it `busy`. */
+  private readonly probes = new Set<(error: ActionError) => void>();
   private readonly applyEditRoutes: ApplyEditRoute[] = [];
   private readonly failed = new Emitter<ActionError>();
   private readonly published = new Emitter<PublishDiagnosticsParams>();
@@ -91,6 +93,11 @@ export class LanguageClient {
   /** @returns health probes sent so far (a caller gave up on a request each time none was out) */
   get probesSent(): number {
     return this.health.probesSent;
+  }
+
+  /** @returns health probes waiting for their answer */
+  get probesInFlight(): number {
+    return this.probes.size;
   }
 
   /** @returns the server process id, when spawned */
@@ -309,7 +316,7 @@ export class LanguageClient {
     if (channel === undefined || this.state !== 'ready') return Promise.reject(this.failure ?? this.disposedError());
     const { method, params } = healthProbeRequest(this.registry);
     this.options.log('debug', `${this.serverId}: a caller gave up on a request; probing the server (${method}, up to ${this.config.probeTimeoutMs} ms)`);
-    return sendCancellable(channel, method, params, signal, this.pending, (error) => requestError(error, this.serverId, method, this.failure));
+    return sendCancellable(channel, method, params, signal, this.probes, (error) => requestError(error, this.serverId, method, this.failure));
   }
 
   private onProcessExit(outcome: SubprocessOutcome | undefined, error?: unknown): void {
@@ -335,8 +342,9 @@ export class LanguageClient {
   }
 
   private rejectPending(error: ActionError): void {
-    for (const reject of this.pending) reject(error);
+    for (const reject of [...this.pending, ...this.probes]) reject(error);
     this.pending.clear();
+    this.probes.clear();
   }
 
   private crashError(how: string, extra: Record<string, unknown> = {}): ActionError {

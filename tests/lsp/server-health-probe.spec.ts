@@ -50,7 +50,7 @@ describe('server health is judged by the server, not by its callers', () => {
       assert.ok(client.probesSent >= 1);
       await until('every probe is answered', async () => {
         const log = await client.request<Array<{ method?: string }>>('fake/log', undefined);
-        return log.filter((m) => m.method === PROBE_METHOD).length === client.probesSent && !client.busy;
+        return log.filter((m) => m.method === PROBE_METHOD).length === client.probesSent && client.probesInFlight === 0;
       });
       assert.equal(client.state, 'ready');
       assert.equal(f.engine.liveServers()[0]?.restarts, 0);
