@@ -342,7 +342,7 @@ export class LspEngine implements LspEngineApi {
     return () => this.degradedListeners.delete(listener);
   }
 
-  private emitWatchDegraded(event: WatchDegradedEvent): void {
+  private emitWatchDegraded(event: WatchDegradedEvent): boolean {
     for (const listener of this.degradedListeners) {
       try {
         listener(event);
@@ -350,6 +350,7 @@ export class LspEngine implements LspEngineApi {
         this.log('warn', `onWatchDegraded listener threw: ${(error as Error).message}`);
       }
     }
+    return this.degradedListeners.size > 0;
   }
 
   private emitDependencyChange(event: DependencyChangeEvent): void {

@@ -47,8 +47,8 @@ export interface WorkspaceChangesDeps {
   /** Told after every applied batch that may change open documents' diagnostics. */
   onDependencyChange: (event: DependencyChangeEvent) => void;
   watch?: WorkspaceWatch | undefined;
-  /** Told once per root whose watching became degraded. */
-  onWatchDegraded?: (event: WatchDegradedEvent) => void;
+  /** Told once per root whose watching became degraded; returns whether a listener heard it. */
+  onWatchDegraded?: (event: WatchDegradedEvent) => boolean;
 }
 
 /** Learns and applies file changes for one engine. */
@@ -112,8 +112,9 @@ export class WorkspaceChanges {
       sweep === undefined
         ? 'answers about files there are `stale` until it is restarted'
         : 'outside changes are found by a stat sweep of the watched tree before every answer (slower, still exact)';
-    this.deps.log('warn', `watching ${root} is degraded: ${reason}; ${how}`);
-    this.deps.onWatchDegraded?.({ root, reason, fallback: sweep === undefined ? 'none' : 'sweep' });
+    // said once: to the host's listener when it has one (check prints it), else as a warning
+    const heard = this.deps.onWatchDegraded?.({ root, reason, fallback: sweep === undefined ? 'none' : 'sweep' }) ?? false;
+    this.deps.log(heard ? 'info' : 'warn', `watching ${root} is degraded: ${reason}; ${how}`);
   }
 
   /**

@@ -60,5 +60,6 @@ describe('watching fails (inotify limit reached in the backend process)', { time
     assert.match(out.stdout, /TS2322|2322/);
     const warnings = out.stderr.match(/warning: watching \S+ is degraded \(cannot watch \S+: ENOSPC/g) ?? [];
     assert.equal(warnings.length, 1, out.stderr);
+    assert.equal(out.stderr.match(/degraded/g)?.length, 1, `said once, not also as a log line:\n${out.stderr}`);
   });
 });
