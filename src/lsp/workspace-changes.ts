@@ -144,13 +144,15 @@ export class WorkspaceChanges {
       await new Promise<void>((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => setImmediate(resolve));
       // a degraded watcher's sweep reports (through enqueue, into `pending`) what it missed
-      for (const { sweep } of this.degraded.values()) {
+      for (const [root, { reason, sweep }] of this.degraded) {
         if (sweep === undefined) continue;
         this.sweeping = true;
         try {
           await sweep();
         } catch (error) {
-          this.deps.log('warn', `workspace sweep failed: ${(error as Error).message}`);
+          // no way of knowing left: answers there are stale from now on
+          this.degraded.set(root, { reason: `${reason}; its sweep failed too: ${(error as Error).message}`, sweep: undefined });
+          this.deps.log('warn', `watching ${root}: the sweep that replaced the watcher failed (${(error as Error).message}); answers about files there are \`stale\``);
         } finally {
           this.sweeping = false;
         }

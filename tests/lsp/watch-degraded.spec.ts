@@ -63,4 +63,23 @@ describe('engine with a failing workspace watcher', () => {
       await f.close();
     }
   });
+
+  it('a sweep that fails leaves no way of knowing: answers are stale from then on', async () => {
+    const degrading: WorkspaceWatch = (_root, _onChange, hooks) => {
+      hooks?.onDegraded('cannot watch x: ENOSPC', async () => {
+        throw new Error('EACCES: the tree cannot be read');
+      });
+      return () => undefined;
+    };
+    const f = await startEngine(makeConfig({ fake: fakeEntry({}) }), { watch: degrading });
+    try {
+      const t = { root: ws.root, path: await ws.write('c.txt', 'clean\n') };
+      await f.engine.diagnostics(t);
+      const d = await f.engine.diagnostics(t);
+      assert.equal(d.state, 'stale');
+      assert.ok(f.logs.some((l) => /sweep that replaced the watcher failed/.test(l)), f.logs.join('\n'));
+    } finally {
+      await f.close();
+    }
+  });
 });
