@@ -47,6 +47,12 @@ export interface ServerConfig {
   maxRestarts: number;
   /** The window for `maxRestarts`. */
   restartWindowMs: number;
+  /**
+   * How long a health probe may wait for the server's answer. A caller that gives up on a request
+   * (its deadline, a cancellation) makes the client probe the server; only a probe unanswered for
+   * this long — and no other answer meanwhile — counts as the server hanging.
+   */
+  probeTimeoutMs: number;
   /** Quiet time after a diagnostics push before a pushed result counts as settled. */
   diagnosticsSettleMs: number;
 }
@@ -160,6 +166,7 @@ export const ServerConfig: z<ServerConfig> = z.object({
   maxDocumentBytes: z.natural().min(1024).default(4 * 1024 * 1024),
   maxRestarts: z.natural().default(3),
   restartWindowMs: positiveMs(60_000),
+  probeTimeoutMs: positiveMs(60_000),
   diagnosticsSettleMs: z.natural().max(60_000).default(300),
 }) as z<ServerConfig>;
 

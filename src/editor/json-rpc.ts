@@ -5,8 +5,10 @@
 
 /**
  * A request id as the client sent it (numbers stay numbers, strings stay strings). A number
- * that JavaScript cannot hold exactly (beyond 2^53, a fraction) is kept as its raw JSON token
- * (`JSON.rawJSON`), so it is echoed byte for byte.
+ * that JavaScript cannot hold exactly (beyond 2^53, a fraction, `-0`) or not at all (`1E400`
+ * parses as Infinity, which `JSON.stringify` would print as `null`) is kept as its raw JSON token
+ * (`JSON.rawJSON`), so it is echoed byte for byte — the same JSON value the client sent, whatever
+ * its own parser makes of it. See docs/decisions/0055-numeric-request-ids.md.
  */
 export type JsonRpcId = string | number | null | RawJsonId;
 
@@ -92,11 +94,14 @@ export function parseJsonRpcLine(line: string): ParsedLine {
     return { malformed: 'not JSON' };
   }
   if (Array.isArray(value)) return { batch: value };
-  const message = classifyMessage(value);
-  if ('kind' in message && message.kind === 'request' && typeof message.id === 'number' && !Number.isSafeInteger(message.id)) {
-    return { ...message, id: rawNumericId(line) ?? message.id };
-  }
-  return message;
+  const rawId = exactNumber((value as { id?: unknown } | null)?.id) ? undefined : rawNumericId(line);
+  if (rawId !== undefined) (value as { id: unknown }).id = rawId;
+  return classifyMessage(value);
+}
+
+/** @returns whether `id` is not a number, or a number `JSON.stringify` writes back as the same value */
+function exactNumber(id: unknown): boolean {
+  return typeof id !== 'number' || (Number.isSafeInteger(id) && !Object.is(id, -0));
 }
 
 /**
@@ -115,9 +120,10 @@ export function classifyMessage(value: unknown): JsonRpcInbound | { malformed: s
   const params = message['params'];
   if (!('id' in message)) return { kind: 'notification', method, params };
   const id = message['id'];
-  if (typeof id === 'string' || id === null || (typeof id === 'number' && Number.isFinite(id))) {
+  if (typeof id === 'string' || id === null || (typeof id === 'number' && Number.isFinite(id)) || isRawJsonId(id)) {
     return { kind: 'request', id, method, params };
   }
+  if (typeof id === 'number') return { malformed: `id is a number this backend cannot echo (${String(id)}; no raw JSON support)` };
   return { malformed: 'id is neither a string, a number nor null' };
 }
 
@@ -125,21 +131,32 @@ interface RawJson {
   rawJSON(text: string): RawJsonId;
 }
 
-/** The top-level `id`'s raw token, parsed again with source access (Node 22: JSON.parse source text). */
+/** @returns whether `value` is a raw JSON token made by {@link rawNumericId} */
+function isRawJsonId(value: unknown): value is RawJsonId {
+  const json = JSON as unknown as { isRawJSON?: (v: unknown) => boolean };
+  return typeof json.isRawJSON === 'function' && json.isRawJSON(value);
+}
+
+/**
+ * The top-level `id`'s raw token, parsed again with source access (Node 22: JSON.parse source
+ * text). Only the id of the top-level object counts (a `params.id` is visited by the reviver too).
+ */
 function rawNumericId(line: string): RawJsonId | undefined {
   const json = JSON as unknown as RawJson;
   if (typeof json.rawJSON !== 'function') return undefined;
-  let raw: RawJsonId | undefined;
+  const raws = new Map<unknown, RawJsonId>();
+  let root: unknown;
   try {
     JSON.parse(line, function (this: unknown, key: string, value: unknown, context?: { source?: string }) {
-      if (key === 'id' && typeof value === 'number' && typeof context?.source === 'string' && !Array.isArray(this)) raw = json.rawJSON(context.source);
+      if (key === 'id' && typeof value === 'number' && typeof context?.source === 'string' && !Array.isArray(this)) raws.set(this, json.rawJSON(context.source));
+      if (key === '') root = value;
       return value;
     } as (key: string, value: unknown) => unknown);
   } catch {
     // swallowed: the line parsed a moment ago; without source access the number is echoed as parsed
     return undefined;
   }
-  return raw;
+  return raws.get(root);
 }
 
 /**
@@ -196,7 +213,7 @@ export function notificationFrame(method: string, params: unknown): object {
   return { jsonrpc: '2.0', method, params };
 }
 
-const ID_PREFIX = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*[,}]/;
+const ID_PREFIX = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?(?:0|[1-9]\d{0,400})(?:\.\d{1,400})?(?:[eE][+-]?\d{1,10})?|"(?:[^"\\]|\\.){0,200}")\s*[,}]/;
 
 /**
  * Recovers the id of a refused (oversize) request from its first bytes, when `id` is the first
@@ -209,7 +226,11 @@ export function peekRequestId(head: string): JsonRpcId | undefined {
   if (!match?.[1]) return undefined;
   try {
     const id: unknown = JSON.parse(match[1]);
-    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+    if (typeof id === 'string') return id;
+    if (typeof id !== 'number') return undefined;
+    if (exactNumber(id)) return id;
+    const json = JSON as unknown as Partial<RawJson>;
+    return typeof json.rawJSON === 'function' ? json.rawJSON(match[1]) : undefined;
   } catch {
     // swallowed: an unreadable id means we do not answer
     return undefined;

@@ -313,10 +313,37 @@ export interface DependencyChangeEvent {
 }
 
 /**
+ * What a watcher tells the engine besides changes.
+ */
+export interface WatchHooks {
+  /**
+   * Watching `root` is incomplete from now on (a directory could not be watched: ENOSPC, EMFILE;
+   * a watcher reported an error). Called once per root. With `sweep`, the engine runs it before
+   * every answer: it reports (through `onChange`, before it resolves) everything that changed
+   * under the root since the last look. Without one, answers about files under the root cannot
+   * be known fresh and come back `stale`.
+   */
+  onDegraded(reason: string, sweep?: () => Promise<void>): void;
+}
+
+/**
  * A workspace file watcher the host may inject (the CLI's `serve`; plugin code has none in the
  * harness fs seam): calls `onChange` with changes under `root`, returns a stop function.
+ * A watcher that cannot watch everything says so through `hooks.onDegraded` — never silently.
  */
-export type WorkspaceWatch = (root: string, onChange: (changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>) => void) => () => void;
+export type WorkspaceWatch = (
+  root: string,
+  onChange: (changes: Array<{ path: string; kind: 'created' | 'changed' | 'deleted' }>) => void,
+  hooks?: WatchHooks,
+) => () => void;
+
+/** A root whose watching is degraded (see {@link WatchHooks.onDegraded}). */
+export interface WatchDegradedEvent {
+  root: string;
+  reason: string;
+  /** How changes under it are learned now: a stat sweep before every answer, or not at all (answers `stale`). */
+  fallback: 'sweep' | 'none';
+}
 
 /** A live server process, for status listings. */
 export interface LiveServerInfo {
@@ -495,6 +522,12 @@ export interface LspEngineApi {
    * `affected` documents to get fresh answers (an editor backend pushes those). Returns a disposer.
    */
   onDependencyChange(listener: (event: DependencyChangeEvent) => void): () => void;
+  /**
+   * @param listener told once per root whose workspace watching became degraded (roots already
+   *   degraded are told at once); optional for engines without a watcher
+   * @returns unsubscribe
+   */
+  onWatchDegraded?(listener: (event: WatchDegradedEvent) => void): () => void;
 
   /** Live server processes. */
   liveServers(): LiveServerInfo[];

@@ -23,7 +23,8 @@ import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } fr
 import { createJsonRpcChannel, sendCancellable, type EngineLog, type JsonRpcChannel } from './json-rpc-connection.ts';
 import { ProgressTracker } from './progress-tracker.ts';
 import { requestError } from './request-errors.ts';
-import { isNoProject, ServerHealth, unhealthyError } from './server-health.ts';
+import { healthProbeRequest } from './health-probe.ts';
+import { DEFAULT_HEALTH_POLICY, isNoProject, ServerHealth, unhealthyError } from './server-health.ts';
 import { NO_APPLY_EDIT_ROUTE, installServerRequestHandlers } from './server-requests.ts';
 import { StderrTail } from './stderr-tail.ts';
 
@@ -61,6 +62,8 @@ export class LanguageClient {
   private handle: SubprocessHandle | undefined;
   private channel: JsonRpcChannel | undefined;
   private readonly pending = new Set<(error: ActionError) => void>();
+  /** In-flight health probes: failed with the client like requests, but never make it `busy`. */
+  private readonly probes = new Set<(error: ActionError) => void>();
   private readonly applyEditRoutes: ApplyEditRoute[] = [];
   private readonly failed = new Emitter<ActionError>();
   private readonly published = new Emitter<PublishDiagnosticsParams>();
@@ -69,9 +72,7 @@ export class LanguageClient {
   /** Aborted when the process has exited (ends waits for answers that cannot come). */
   private readonly exited = new AbortController();
   /** Signs that the server stopped answering meaningfully while its process lives on. */
-  private readonly health = new ServerHealth((reason) => {
-    if (this.state === 'starting' || this.state === 'ready') this.fail(unhealthyError(this.serverId, reason, this.stderrTail()));
-  });
+  private readonly health: ServerHealth;
 
   /** @param options server id, root, config entry, executable, subprocess seam, log */
   constructor(options: LanguageClientOptions) {
@@ -80,6 +81,23 @@ export class LanguageClient {
     this.root = options.root;
     this.config = options.config;
     this.tail = new StderrTail(options.config.stderrTailBytes);
+    this.health = new ServerHealth(
+      (reason) => {
+        if (this.state === 'starting' || this.state === 'ready') this.fail(unhealthyError(this.serverId, reason, this.stderrTail()));
+      },
+      (signal) => this.probe(signal),
+      { ...DEFAULT_HEALTH_POLICY, probeTimeoutMs: options.config.probeTimeoutMs },
+    );
+  }
+
+  /** @returns health probes sent so far (a caller gave up on a request each time none was out) */
+  get probesSent(): number {
+    return this.health.probesSent;
+  }
+
+  /** @returns health probes waiting for their answer */
+  get probesInFlight(): number {
+    return this.probes.size;
   }
 
   /** @returns the server process id, when spawned */
@@ -292,6 +310,15 @@ export class LanguageClient {
     );
   }
 
+  /** The health probe: sent past the health accounting (its outcome is judged by {@link ServerHealth}). */
+  private probe(signal: AbortSignal): Promise<unknown> {
+    const channel = this.channel;
+    if (channel === undefined || this.state !== 'ready') return Promise.reject(this.failure ?? this.disposedError());
+    const { method, params } = healthProbeRequest(this.registry);
+    this.options.log('debug', `${this.serverId}: a caller gave up on a request; probing the server (${method}, up to ${this.config.probeTimeoutMs} ms)`);
+    return sendCancellable(channel, method, params, signal, this.probes, (error) => requestError(error, this.serverId, method, this.failure));
+  }
+
   private onProcessExit(outcome: SubprocessOutcome | undefined, error?: unknown): void {
     this.exited.abort();
     if (this.state === 'stopping' || this.state === 'stopped') return;
@@ -315,8 +342,9 @@ export class LanguageClient {
   }
 
   private rejectPending(error: ActionError): void {
-    for (const reject of this.pending) reject(error);
+    for (const reject of [...this.pending, ...this.probes]) reject(error);
     this.pending.clear();
+    this.probes.clear();
   }
 
   private crashError(how: string, extra: Record<string, unknown> = {}): ActionError {

@@ -21,6 +21,7 @@ import type {
   BatchDiagnosticsEntry,
   DependencyChangeEvent,
   DiagnosticsEvent,
+  WatchDegradedEvent,
   DocumentTarget,
   FileDiagnostics,
   FileLocation,
@@ -87,6 +88,7 @@ export class LspEngine implements LspEngineApi {
   private readonly updateSeq = new Map<string, number>();
   private readonly lifetime = new AbortController();
   private readonly dependencyListeners = new Set<(event: DependencyChangeEvent) => void>();
+  private readonly degradedListeners = new Set<(event: WatchDegradedEvent) => void>();
   private readonly changes: WorkspaceChanges;
   private disposed = false;
   private readonly forcePush: boolean;
@@ -142,6 +144,7 @@ export class LspEngine implements LspEngineApi {
       maxBytes: Math.max(...Object.values(deps.config.servers).map((s) => s.maxDocumentBytes), 1024),
       onDependencyChange: (event) => this.emitDependencyChange(event),
       watch: deps.watch,
+      onWatchDegraded: (event) => this.emitWatchDegraded(event),
     });
     this.requests = new EngineRequests(this.sessions, deps.config, (client) => this.collectors.get(client));
   }
@@ -186,7 +189,16 @@ export class LspEngine implements LspEngineApi {
         ? o.value
         : { serverId: o.route.serverId, mode: 'push', state: 'pending', version, diagnostics: [], error: { code: o.error.code, message: o.error.message } },
     );
-    return mergeDiagnostics(target.path, version, servers);
+    return this.unlessBlind(mergeDiagnostics(target.path, version, servers));
+  }
+
+  /** A `fresh` answer about a file under a root whose watching failed with no sweep is `stale`: others' changes there cannot be seen. */
+  private unlessBlind<T extends { path: string; state: FileDiagnostics['state'] }>(result: T): T {
+    if (result.state !== 'fresh') return result;
+    const why = this.changes.blindSpot(result.path);
+    if (why === undefined) return result;
+    this.log('debug', `${result.path}: stale, not fresh: ${why}`);
+    return { ...result, state: 'stale' };
   }
 
   diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4 } = {}): Promise<BatchDiagnosticsEntry[]> {
@@ -201,7 +213,7 @@ export class LspEngine implements LspEngineApi {
       noticed: () => this.changes.noticed,
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };
-    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity);
+    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity).then((entries) => entries.map((e) => ('error' in e ? e : this.unlessBlind(e))));
   }
 
   async prestart(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<void> {
@@ -339,6 +351,23 @@ export class LspEngine implements LspEngineApi {
   onDependencyChange(listener: (event: DependencyChangeEvent) => void): () => void {
     this.dependencyListeners.add(listener);
     return () => this.dependencyListeners.delete(listener);
+  }
+
+  onWatchDegraded(listener: (event: WatchDegradedEvent) => void): () => void {
+    this.degradedListeners.add(listener);
+    for (const event of this.changes.degradedRoots()) listener(event);
+    return () => this.degradedListeners.delete(listener);
+  }
+
+  private emitWatchDegraded(event: WatchDegradedEvent): boolean {
+    for (const listener of this.degradedListeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log('warn', `onWatchDegraded listener threw: ${(error as Error).message}`);
+      }
+    }
+    return this.degradedListeners.size > 0;
   }
 
   private emitDependencyChange(event: DependencyChangeEvent): void {

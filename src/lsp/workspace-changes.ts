@@ -24,7 +24,7 @@ import { readDocumentText } from '../documents/document-reader.ts';
 import { sweepOpenFiles } from '../documents/open-set-sweep.ts';
 import { isActionError } from '../errors.ts';
 import type { DiagnosticsCollector } from './diagnostics-collector.ts';
-import type { DependencyChangeEvent, WorkspaceWatch } from './engine-types.ts';
+import type { DependencyChangeEvent, WatchDegradedEvent, WorkspaceWatch } from './engine-types.ts';
 import type { EngineLog } from './json-rpc-connection.ts';
 import type { LanguageClient } from './language-client.ts';
 import type { ServerPool } from './server-pool.ts';
@@ -47,6 +47,8 @@ export interface WorkspaceChangesDeps {
   /** Told after every applied batch that may change open documents' diagnostics. */
   onDependencyChange: (event: DependencyChangeEvent) => void;
   watch?: WorkspaceWatch | undefined;
+  /** Told once per root whose watching became degraded; returns whether a listener heard it. */
+  onWatchDegraded?: (event: WatchDegradedEvent) => boolean;
 }
 
 /** Learns and applies file changes for one engine. */
@@ -58,7 +60,10 @@ export class WorkspaceChanges {
   /** A sync queued behind the running one and not started yet (callers join it). */
   private queued: Promise<void> | undefined;
   private pending: FileChange[] = [];
+  private sweeping = false;
   private readonly watching = new Map<string, () => void>();
+  /** Roots whose watching is degraded, with the sweep that replaces it (if the watcher has one). */
+  private readonly degraded = new Map<string, { reason: string; sweep: (() => Promise<void>) | undefined }>();
   /** Files seen deleted (bounded): swept too, since a recreation must be announced as one. */
   private readonly gone = new Set<string>();
 
@@ -73,12 +78,43 @@ export class WorkspaceChanges {
    */
   watchRoot(root: string): void {
     const watch = this.deps.watch;
-    if (watch === undefined || this.watching.has(root)) return;
+    if (watch === undefined || this.watching.has(root) || this.degraded.has(root)) return;
     try {
-      this.watching.set(root, watch(root, (changes) => this.enqueue(changes)));
+      this.watching.set(root, watch(root, (changes) => this.enqueue(changes), { onDegraded: (reason, sweep) => this.degrade(root, reason, sweep) }));
     } catch (error) {
-      this.deps.log('warn', `cannot watch ${root}: ${(error as Error).message}; only open documents are checked for outside changes`);
+      this.degrade(root, `the watcher could not be set up: ${(error as Error).message}`, undefined);
     }
+  }
+
+  /** @returns the degraded roots (for status and `check`'s report) */
+  degradedRoots(): WatchDegradedEvent[] {
+    return [...this.degraded].map(([root, d]) => ({ root, reason: d.reason, fallback: d.sweep === undefined ? 'none' : 'sweep' }));
+  }
+
+  /**
+   * @param path a file
+   * @returns why answers about it cannot be known fresh: it lies under a root whose watching
+   *   failed with no sweep to replace it (undefined otherwise)
+   */
+  blindSpot(path: string): string | undefined {
+    for (const [root, d] of this.degraded) {
+      if (d.sweep === undefined && workspaceRelative(path, root) !== undefined) return `watching ${root} failed (${d.reason}); changes to other files there cannot be seen`;
+    }
+    return undefined;
+  }
+
+  private degrade(root: string, reason: string, sweep: (() => Promise<void>) | undefined): void {
+    if (this.degraded.has(root)) return;
+    this.degraded.set(root, { reason, sweep });
+    // a change may have been missed already: answers in flight must not come back fresh
+    this.noticed++;
+    const how =
+      sweep === undefined
+        ? 'answers about files there are `stale` until it is restarted'
+        : 'outside changes are found by a stat sweep of the watched tree before every answer (slower, still exact)';
+    // said once: to the host's listener when it has one (check prints it), else as a warning
+    const heard = this.deps.onWatchDegraded?.({ root, reason, fallback: sweep === undefined ? 'none' : 'sweep' }) ?? false;
+    this.deps.log(heard ? 'info' : 'warn', `watching ${root} is degraded: ${reason}; ${how}`);
   }
 
   /**
@@ -89,6 +125,8 @@ export class WorkspaceChanges {
     if (changes.length === 0) return;
     this.noticed++;
     this.pending.push(...changes);
+    // a sweep reports inside a running sync, which applies `pending` right after it
+    if (this.sweeping) return;
     void this.sync().catch((error: unknown) => this.deps.log('debug', `applying watched changes: ${String(error)}`));
   }
 
@@ -105,9 +143,24 @@ export class WorkspaceChanges {
       // let a watcher deliver events the OS already queued (it reports on the next turn)
       await new Promise<void>((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => setImmediate(resolve));
-      // with a watcher running, outside changes arrive as events (applied below); without one,
-      // stat every open document (cost: docs/benchmarks.md, "cross-file sync")
-      const found = this.watching.size > 0 ? [] : await sweepOpenFiles(this.deps.fs, this.deps.store.diskBacked());
+      // a degraded watcher's sweep reports (through enqueue, into `pending`) what it missed
+      for (const [root, { reason, sweep }] of this.degraded) {
+        if (sweep === undefined) continue;
+        this.sweeping = true;
+        try {
+          await sweep();
+        } catch (error) {
+          // no way of knowing left: answers there are stale from now on
+          this.degraded.set(root, { reason: `${reason}; its sweep failed too: ${(error as Error).message}`, sweep: undefined });
+          this.deps.log('warn', `watching ${root}: the sweep that replaced the watcher failed (${(error as Error).message}); answers about files there are \`stale\``);
+        } finally {
+          this.sweeping = false;
+        }
+      }
+      // with a healthy watcher, outside changes arrive as events (applied below); without one
+      // (or with one that failed), stat every open document (cost: docs/benchmarks.md, "cross-file sync")
+      const watched = this.watching.size > 0 && this.degraded.size === 0;
+      const found = watched ? [] : await sweepOpenFiles(this.deps.fs, this.deps.store.diskBacked());
       if (this.gone.size > 0) {
         for (const change of await sweepOpenFiles(this.deps.fs, [...this.gone].map((path) => ({ path, version: '' })))) {
           if (change.kind === 'changed' && !this.pending.some((p) => p.path === change.path)) found.push({ path: change.path, kind: 'created' });

@@ -159,7 +159,11 @@ describe('ndjson transport: output', () => {
 describe('json-rpc helpers', () => {
   it('classifies requests, notifications and malformed lines', () => {
     assert.deepEqual(parseJsonRpcLine('{"jsonrpc":"2.0","id":null,"method":"m","params":[1]}'), { kind: 'request', id: null, method: 'm', params: [1] });
-    assert.ok('malformed' in parseJsonRpcLine('{"jsonrpc":"2.0","id":1.5e400,"method":"m"}'));
+    // a number beyond a double is still a request id, kept as its raw token (issue 18)
+    const huge = parseJsonRpcLine('{"jsonrpc":"2.0","id":1.5e400,"method":"m"}');
+    assert.ok('kind' in huge && huge.kind === 'request');
+    assert.equal(JSON.stringify({ id: huge.id }), '{"id":1.5e400}');
+    assert.ok('malformed' in parseJsonRpcLine('{"jsonrpc":"2.0","id":true,"method":"m"}'));
   });
 
   it('recovers a leading request id from an oversize line head only when unambiguous', () => {
@@ -217,6 +221,29 @@ describe('ndjson transport: protocol edges (issue 11)', () => {
     assert.equal(messages.length, 2);
     for (const m of messages) if (m.kind === 'request') t.send({ jsonrpc: '2.0', id: m.id, result: null });
     assert.equal(out(), '{"jsonrpc":"2.0","id":9007199254740993,"result":null}\n{"jsonrpc":"2.0","id":12345678901234567890.5,"result":null}\n');
+  });
+
+  it('answers ids of any JSON number spelling, echoing those JavaScript cannot print back (1E400, -1e400, -0, 1.5) as sent', async () => {
+    const { t, input, messages, out, ignored } = transport(1024);
+    const ids = ['1E400', '-1e400', '-0', '1.5', '1e2', '0.1e1', '-1E+400'];
+    for (const id of ids) input.write(`{"jsonrpc":"2.0","id":${id},"method":"m","params":{"id":7}}\n`);
+    await tick();
+    assert.deepEqual(ignored, [], 'none ignored');
+    assert.equal(messages.length, ids.length, 'every one is a request');
+    for (const m of messages) if (m.kind === 'request') t.send({ jsonrpc: '2.0', id: m.id, result: null });
+    const lines = out().trim().split('\n');
+    assert.deepEqual(
+      lines.map((l) => /"id":([^,]*),/.exec(l)?.[1]),
+      ['1E400', '-1e400', '-0', '1.5', '100', '1', '-1E+400'],
+      'the same JSON value, never null (Infinity) and never the params.id',
+    );
+  });
+
+  it('an oversize line with a 1E400 id is refused to that id, not to null', async () => {
+    const { input, out } = transport(64);
+    input.write(`{"jsonrpc":"2.0","id":-1e400,"method":"lsp.actions.run","params":"${'x'.repeat(200)}"}\n`);
+    await tick();
+    assert.match(out(), /^\{"jsonrpc":"2\.0","id":-1e400,"error":\{"code":-32600/);
   });
 
   it('answers a batch as JSON-RPC 2.0 allows: one array with a -32600 per request; an empty batch is one -32600', async () => {

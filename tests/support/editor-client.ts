@@ -32,10 +32,11 @@ export interface EditorClient {
 
 /**
  * @param args arguments after `serve`
+ * @param nodeArgs Node flags for the backend process (e.g. an `--import` preload)
  * @returns a connected client
  */
-export function startEditorClient(args: string[]): EditorClient {
-  const child = spawn(process.execPath, [CLI_MAIN, 'serve', ...args], {
+export function startEditorClient(args: string[], nodeArgs: string[] = []): EditorClient {
+  const child = spawn(process.execPath, [...nodeArgs, CLI_MAIN, 'serve', ...args], {
     env: { ...process.env, PATH: `${join(process.execPath, '..')}:${process.env['PATH'] ?? ''}` },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
