@@ -93,7 +93,9 @@ export async function connect(args: string[]): Promise<McpSession> {
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'dsh-lsp-actions-e2e', version: '0.0.0' });
   await client.connect(transport);
-  return { client, transport, stderr: () => stderr, child: () => (transport as unknown as { _process: ChildProcess })._process };
+  // the SDK keeps its child private (its own close() ends stdin, then signals after 2 s); the
+  // lifecycle test ends stdin alone and waits, so it reads the child from the transport
+  return { client, transport, stderr: () => stderr, child: () => Reflect.get(transport, '_process') as ChildProcess };
 }
 
 /** One tool call's outcome as a model would read it. */
