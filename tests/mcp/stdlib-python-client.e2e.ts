@@ -44,7 +44,8 @@ describe('mcp with a standard-library Python client', { timeout: 300_000, skip: 
     assert.ok(report.initialize.result?.['capabilities']?.tools, 'the server offers tools');
     const [list, diagnostics, badArg, unknown, ping, symbols] = report.steps as [Answer, Answer, Answer, Answer, Answer, Answer];
     assert.equal(list.id, 100);
-    assert.ok((list.result?.['tools'] as Array<{ name: string }>).some((tool) => tool.name === 'lsp_diagnostics'));
+    const tools = (list.result?.['tools'] ?? []) as Array<{ name: string }>;
+    assert.ok(tools.some((tool) => tool.name === 'lsp_diagnostics'), JSON.stringify(list));
     assert.equal(diagnostics.id, 'step-1');
     assert.equal(diagnostics.result?.['isError'], undefined);
     assert.match(diagnostics.result?.['content'][0].text, /^src\/bad\.ts — 1 error \(fresh\)\nsrc\/bad\.ts:1:14 error typescript\(2322\)/);
