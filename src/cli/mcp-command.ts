@@ -63,6 +63,7 @@ export async function runMcp(cmd: McpCommand, io: CliIo, stopped: Promise<StopRe
       onResult: (name, root, value) => {
         if (name === LSP_DIAGNOSTICS) void rememberShown({ fs, baselines }, root, value);
       },
+      debug: (line) => log.debug(line),
     };
   })();
   // a failed boot is reported by the command (below), not as an unhandled rejection
@@ -80,8 +81,11 @@ export async function runMcp(cmd: McpCommand, io: CliIo, stopped: Promise<StopRe
   ]);
   watch.abort();
   if (typeof reason === 'string' && reason !== 'eof') face.abortAll(new Error(`stopping (${reason})`));
-  // the client went away (stdin ended): the calls it sent are still answered
+  // the client went away (stdin ended): the calls it sent are still answered; on a signal they
+  // are cancelled, and their (cancelled) results still sent
   await face.idle();
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await flushed(io.stdout);
   await face.server.close().catch(() => undefined);
   changes?.dispose();
   await drainWrites();

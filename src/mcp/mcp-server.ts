@@ -30,6 +30,8 @@ export interface McpBackend {
   sandbox?: string;
   /** Told every successful call's value (the face records `lsp_diagnostics` answers as baselines). */
   onResult?: (name: string, root: string, value: JsonValue) => void;
+  /** A debug log line per call started. */
+  debug?: (line: string) => void;
 }
 
 /** Server identity and the text an MCP client may show its model. */
@@ -109,6 +111,7 @@ export async function callTool(backend: McpBackend, name: string, rawArgs: unkno
   }
   const root = rootOf(args, backend.folders);
   const release = bindHostCallRoot(callId, root);
+  backend.debug?.(`tools/call ${name} (${callId}) in ${root}`);
   let result: ToolExecutionResult;
   try {
     result = await backend.tools.execute({ callId: CallId(callId), name, arguments: args, signal });

@@ -152,7 +152,7 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
 
   before(async () => {
     ts = project(TS_FILES, 'ts-ro');
-    session = await connect(['-w', ts]);
+    session = await connect(['-w', ts, '--log-level', 'debug']);
   });
   after(async () => {
     await session?.transport.close();
@@ -173,5 +173,23 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
     assert.equal(readFileSync(join(ts, 'src', 'use.ts'), 'utf8'), TS_FILES['src/use.ts']);
     const read = await call(session, 'lsp_diagnostics', { file_path: 'src/bad.ts' });
     assert.match(read.text, /^src\/bad\.ts — 1 error \(fresh\)/);
+  });
+
+  it('SIGTERM cancels the call in flight with a tool result, exits 143, and leaves no process', async () => {
+    const child = session.child();
+    const tree = descendants(child.pid as number);
+    assert.ok(tree.length >= 1, 'a language server runs under the MCP server');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const calls = (): number => session.stderr().split('tools/call lsp_diagnostics').length;
+    const before = calls();
+    // the whole workspace: long enough to be still running when the signal lands
+    const inFlight = call(session, 'lsp_diagnostics');
+    await until('the call started in the server', () => calls() > before, 60_000);
+    child.kill('SIGTERM');
+    const outcome = await inFlight;
+    assert.equal(outcome.isError, true, outcome.text);
+    assert.match(outcome.text, /^LSP_ACTION_CANCELLED/);
+    assert.equal(await exited, 143, session.stderr());
+    await until('every language server is gone', () => tree.every((p) => !running(p)), 30_000);
   });
 });
