@@ -47,6 +47,7 @@ const DOCUMENT = [
 ].join('\n');
 
 const MAIN = join(import.meta.dirname, '..', 'lib', 'cli', 'main.js');
+const signed = (ms: number): string => (ms < 0 ? `−${fmtMs(-ms)}` : `+${fmtMs(ms)}`);
 const rotate = <T>(list: readonly T[], by: number): T[] => list.map((_, i) => list[(i + by) % list.length] as T);
 
 const { values } = parseArgs({
@@ -183,7 +184,7 @@ for (const op of operations) {
     const parts = INFLIGHT.flatMap((n) => {
       const a = cells.get(`${from}/${n}`);
       const b = cells.get(`${to}/${n}`);
-      return a === undefined || b === undefined ? ['—', '—'] : [`${(b.rps / a.rps).toFixed(2)}× of (${from === 'tool' ? 2 : 1})`, `**+${fmtMs(b.median - a.median)}** / +${fmtMs(b.p95 - a.p95)}`];
+      return a === undefined || b === undefined ? ['—', '—'] : [`${(b.rps / a.rps).toFixed(2)}× of (${from === 'tool' ? 2 : 1})`, `**${signed(b.median - a.median)}** / ${signed(b.p95 - a.p95)}`];
     });
     rows.push(`| \`${op.tool}\` · **overhead ${name}** | ${parts.join(' | ')} |  |`);
   }

@@ -54,7 +54,7 @@ export async function runMcp(cmd: McpCommand, io: CliIo, stopped: Promise<StopRe
     await recoverAtStart(fs, folders, { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => log.warn(line) });
     changes = new ChangedFiles(folders, nodeWorkspaceWatch());
     const baselines = new DiagnosticsBaselines(api.config.maxOpenDocuments);
-    tools.register(lspEditFeedbackTool({ runner: api.runner, engine: api.engine, config: api.config, fs, changes, baselines }));
+    tools.register(lspEditFeedbackTool({ runner: api.runner, engine: api.engine, config: api.config, fs, changes, folders, baselines }));
     log.info('serving MCP on stdio for %s (servers: %s)', folders.join(', '), Object.keys(api.config.servers).join(', '));
     return {
       tools,

@@ -21,7 +21,6 @@ import type { ObservedWrite } from '../feedback/write-tracker.ts';
 import type { LspEngineApi } from '../lsp/engine-types.ts';
 import { DiagnosticsMemory } from '../tools/diagnostics-memory.ts';
 import { displayPath } from '../tools/locations.ts';
-import { sessionRoot } from '../tools/run-tool-action.ts';
 import { structured } from '../tools/structured.ts';
 import type { ChangedFiles, ChangeKind } from './changed-files.ts';
 
@@ -39,17 +38,26 @@ export interface EditFeedbackToolDeps {
   config: Pick<Config, 'editFeedback' | 'timeoutMs'>;
   fs: Pick<FileSystem, 'resolve' | 'stat'>;
   changes: Pick<ChangedFiles, 'take'>;
+  /** The served folders, absolute. */
+  folders: readonly string[];
   /** The last result this client was shown per file (shared with the face, which records `lsp_diagnostics` answers). */
   baselines: DiagnosticsBaselines;
 }
 
-/** The structured result. */
-export interface EditFeedbackValue {
+/** One served folder's part of the result. */
+export interface FolderFeedback {
   workspaceRoot: string;
   text: string;
   /** Files changed since the previous call (absolute), with what happened to them. */
   changed: Array<{ filePath: string; kind: ChangeKind }>;
   verdict?: EditVerdict;
+}
+
+/** The structured result. */
+export interface EditFeedbackValue {
+  /** What the model reads: the verdict of each folder with changes. */
+  text: string;
+  folders: FolderFeedback[];
 }
 
 /** The session key of the face's verdicts (one MCP server serves one client). */
@@ -77,8 +85,8 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
       schema: {
         type: 'object',
         additionalProperties: true,
-        description: 'The verdict text, the changed files, and the verdict per file (zero-based UTF-16 ranges).',
-        properties: { workspaceRoot: { type: 'string', required: true }, text: { type: 'string', required: true } },
+        description: 'The verdict text, and per served folder the changed files and the verdict per file (zero-based UTF-16 ranges).',
+        properties: { text: { type: 'string', required: true }, folders: { type: 'array', items: { type: 'object', additionalProperties: true }, required: true } },
       },
       render: (_args, value) => [{ type: 'text', text: (value as unknown as EditFeedbackValue).text }],
     },
@@ -86,22 +94,32 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
     timeoutMs: Math.max(deps.config.timeoutMs, cfg.waitMs * 2),
     isConcurrencySafe: () => true,
     async execute(_args, exec) {
-      const root = sessionRoot(exec);
-      const taken = await deps.changes.take(root);
-      const changed = [...taken].map(([filePath, kind]) => ({ filePath, kind }));
-      const writes: ObservedWrite[] = [];
-      for (const { filePath, kind } of changed) {
-        if (kind === 'deleted' || !handles(filePath, root)) continue;
-        const write = await observedWrite(deps, filePath, kind, exec.signal);
-        if (write !== undefined) writes.push(write);
+      // innermost folders first, so a file in nested folders is judged in the innermost one
+      const folders = [...deps.folders].sort((a, b) => b.length - a.length);
+      const judged: FolderFeedback[] = [];
+      for (const root of folders) {
+        const changed = [...(await deps.changes.take(root))].map(([filePath, kind]) => ({ filePath, kind }));
+        if (changed.length === 0) continue;
+        const writes: ObservedWrite[] = [];
+        for (const { filePath, kind } of changed) {
+          if (kind === 'deleted' || !handles(filePath, root)) continue;
+          const write = await observedWrite(deps, filePath, kind, exec.signal);
+          if (write !== undefined) writes.push(write);
+        }
+        const verdict = writes.length === 0 ? undefined : await computeVerdict(
+          { runner: deps.runner, engine: deps.engine, baselines: deps.baselines, memory, handles, waitMs: cfg.waitMs, severity: cfg.severity },
+          { root, sessionId: SESSION, signal: exec.signal, writes },
+        );
+        const text = verdict === undefined ? nothingToJudge(root, changed) : renderVerdict(verdict, cfg) + deletedNote(root, changed);
+        judged.push({ workspaceRoot: root, text, changed, ...(verdict ? { verdict } : {}) });
       }
-      const verdict = writes.length === 0 ? undefined : await computeVerdict(
-        { runner: deps.runner, engine: deps.engine, baselines: deps.baselines, memory, handles, waitMs: cfg.waitMs, severity: cfg.severity },
-        { root, sessionId: SESSION, signal: exec.signal, writes },
-      );
-      const text = verdict === undefined ? nothingToJudge(root, changed) : renderVerdict(verdict, cfg) + deletedNote(root, changed);
-      const value: EditFeedbackValue = { workspaceRoot: root, text, changed, ...(verdict ? { verdict } : {}) };
-      return structured(value) as never;
+      const text =
+        judged.length === 0
+          ? `LSP: no files changed on disk under ${deps.folders.join(', ')} since the previous lsp_edit_feedback call`
+          : judged.length === 1
+            ? (judged[0] as FolderFeedback).text
+            : judged.map((f) => `${f.workspaceRoot}:\n${f.text}`).join('\n');
+      return structured({ text, folders: judged } satisfies EditFeedbackValue) as never;
     },
   });
 }
@@ -125,15 +143,14 @@ async function observedWrite(deps: EditFeedbackToolDeps, path: string, kind: Cha
 }
 
 /** @returns the text when no changed file is one a language server checks */
-function nothingToJudge(root: string, changed: EditFeedbackValue['changed']): string {
-  if (changed.length === 0) return `LSP: no files changed on disk under ${root} since the previous lsp_edit_feedback call`;
+function nothingToJudge(root: string, changed: FolderFeedback['changed']): string {
   const kept = changed.filter((c) => c.kind !== 'deleted');
   const head = kept.length === 0 ? 'LSP: only deletions' : `LSP: no language server checks the ${kept.length === 1 ? 'changed file' : `${kept.length} changed files`}`;
   return `${head}${deletedNote(root, changed)}`;
 }
 
 /** @returns a note naming deleted files, whose dependents are checked on the next lsp_diagnostics call */
-function deletedNote(root: string, changed: EditFeedbackValue['changed']): string {
+function deletedNote(root: string, changed: FolderFeedback['changed']): string {
   const deleted = changed.filter((c) => c.kind === 'deleted').map((c) => displayPath(root, c.filePath));
   if (deleted.length === 0) return '';
   const shown = deleted.slice(0, 5).join(', ') + (deleted.length > 5 ? `, and ${deleted.length - 5} more` : '');

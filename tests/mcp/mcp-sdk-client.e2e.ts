@@ -82,8 +82,12 @@ describe('mcp under workspace-write: the SDK client', { timeout: TIMEOUT, skip: 
     assert.match(again.text, /^LSP: no files changed on disk under .* since the previous lsp_edit_feedback call$/);
   });
 
-  it('a Python dependency changed on disk: the dependent\'s new error', async () => {
+  it('a Python dependency changed on disk, in the second folder: lsp_edit_feedback and lsp_diagnostics report the dependent\'s new error', async () => {
     writeFileSync(join(py, 'lib.py'), 'def total(xs: list[int]) -> str:\n    return str(sum(xs))\n');
+    const feedback = await call(session, 'lsp_edit_feedback');
+    assert.equal(feedback.isError, false, feedback.text);
+    assert.match(feedback.text, /^LSP: 1 new error/);
+    assert.match(feedback.text, /main\.py:3:14 error Type "str" is not assignable to declared type "int"/);
     const main = await call(session, 'lsp_diagnostics', { file_path: join(py, 'main.py') });
     assert.match(main.text, /^main\.py — 1 error \(fresh\)\nmain\.py:3:14 error Pyright\(reportAssignmentType\): Type "str" is not assignable to declared type "int"/);
   });
