@@ -60,9 +60,7 @@ export async function runMcp(cmd: McpCommand, io: CliIo, stopped: Promise<StopRe
       tools,
       folders,
       ...(prepared.entries === undefined ? {} : { sandbox: cmd.sandbox }),
-      onResult: (name, root, value) => {
-        if (name === LSP_DIAGNOSTICS) void rememberShown({ fs, baselines }, root, value);
-      },
+      onResult: (name, root, value) => (name === LSP_DIAGNOSTICS ? rememberShown({ fs, baselines }, root, value) : undefined),
       debug: (line) => log.debug(line),
     };
   })();

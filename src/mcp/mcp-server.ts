@@ -28,8 +28,11 @@ export interface McpBackend {
   folders: readonly string[];
   /** The standing sandbox mode, when the face knows it (the default composition). */
   sandbox?: string;
-  /** Told every successful call's value (the face records `lsp_diagnostics` answers as baselines). */
-  onResult?: (name: string, root: string, value: JsonValue) => void;
+  /**
+   * Told every successful call's value before the result is sent (the face records
+   * `lsp_diagnostics` answers as baselines, so a call the client sends next sees them).
+   */
+  onResult?: (name: string, root: string, value: JsonValue) => void | Promise<void>;
   /** A debug log line per call started. */
   debug?: (line: string) => void;
 }
@@ -120,7 +123,7 @@ export async function callTool(backend: McpBackend, name: string, rawArgs: unkno
   }
   const text = result.content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
   if (!result.isError) {
-    backend.onResult?.(name, root, result.value);
+    await backend.onResult?.(name, root, result.value);
     return { content: [{ type: 'text', text }] };
   }
   const code = errorCode(result);
