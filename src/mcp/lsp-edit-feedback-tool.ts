@@ -115,7 +115,7 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
       }
       const text =
         judged.length === 0
-          ? `LSP: no files changed on disk under ${deps.folders.join(', ')} since the previous lsp_edit_feedback call`
+          ? `LSP: the workspace watcher saw no file change under ${deps.folders.join(', ')} since the previous lsp_edit_feedback call`
           : judged.length === 1
             ? (judged[0] as FolderFeedback).text
             : judged.map((f) => `${f.workspaceRoot}:\n${f.text}`).join('\n');
