@@ -7,7 +7,7 @@
  * end of stdin stopping every process.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { descendants, running, until } from '../cli/serve-process.ts';
@@ -80,6 +80,13 @@ describe('mcp under workspace-write: the SDK client', { timeout: TIMEOUT, skip: 
     // nothing changed since: the next verdict says so, not "no new problems"
     const again = await call(session, 'lsp_edit_feedback');
     assert.match(again.text, /^LSP: the workspace watcher saw no file change under .* since the previous lsp_edit_feedback call$/);
+    // a new file: every problem in it is new; then deleted: named, not judged
+    writeFileSync(join(ts, 'src', 'extra.ts'), "export const extra: boolean = 'yes';\n");
+    const created = await call(session, 'lsp_edit_feedback');
+    assert.match(created.text, /^LSP: 1 new error — src\/extra\.ts:1:14 error Type 'string' is not assignable to type 'boolean'\. \[typescript 2322\]$/);
+    rmSync(join(ts, 'src', 'extra.ts'));
+    const deleted = await call(session, 'lsp_edit_feedback');
+    assert.match(deleted.text, /^LSP: only deletions\nDeleted: src\/extra\.ts\. Files that used them are not judged here; call lsp_diagnostics on them\.$/);
   });
 
   it('a Python dependency changed on disk, in the second folder: lsp_edit_feedback and lsp_diagnostics report the dependent\'s new error', async () => {
