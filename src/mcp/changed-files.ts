@@ -49,6 +49,19 @@ export class ChangedFiles {
     return out;
   }
 
+  /**
+   * Puts back changes taken by a call that failed, as older than anything recorded since.
+   * @param changes what was taken
+   */
+  restore(changes: ReadonlyMap<string, ChangeKind>): void {
+    for (const [path, kind] of changes) {
+      const later = this.#pending.get(path);
+      const merged = later === undefined ? kind : merge(kind, later);
+      if (merged === undefined) this.#pending.delete(path);
+      else this.#pending.set(path, merged);
+    }
+  }
+
   /** Stops watching. */
   dispose(): void {
     for (const stop of this.#stops.splice(0)) stop();

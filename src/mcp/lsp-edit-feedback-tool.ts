@@ -37,7 +37,7 @@ export interface EditFeedbackToolDeps {
   engine: Pick<LspEngineApi, 'onDiagnostics' | 'serversFor' | 'openDocuments' | 'filesChanged'>;
   config: Pick<Config, 'editFeedback' | 'timeoutMs'>;
   fs: Pick<FileSystem, 'resolve' | 'stat'>;
-  changes: Pick<ChangedFiles, 'take'>;
+  changes: Pick<ChangedFiles, 'take' | 'restore'>;
   /** The served folders, absolute. */
   folders: readonly string[];
   /** The last result this client was shown per file (shared with the face, which records `lsp_diagnostics` answers). */
@@ -97,9 +97,9 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
       // innermost folders first, so a file in nested folders is judged in the innermost one
       const folders = [...deps.folders].sort((a, b) => b.length - a.length);
       const judged: FolderFeedback[] = [];
-      for (const root of folders) {
-        const changed = [...(await deps.changes.take(root))].map(([filePath, kind]) => ({ filePath, kind }));
-        if (changed.length === 0) continue;
+      const judgeFolder = async (root: string, changes: ReadonlyMap<string, ChangeKind>): Promise<FolderFeedback[]> => {
+        const changed = [...changes].map(([filePath, kind]) => ({ filePath, kind }));
+        if (changed.length === 0) return [];
         const writes: ObservedWrite[] = [];
         for (const { filePath, kind } of changed) {
           if (kind === 'deleted' || !handles(filePath, root)) continue;
@@ -111,7 +111,16 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
           { root, sessionId: SESSION, signal: exec.signal, writes },
         );
         const text = verdict === undefined ? nothingToJudge(root, changed) : renderVerdict(verdict, cfg) + deletedNote(root, changed);
-        judged.push({ workspaceRoot: root, text, changed, ...(verdict ? { verdict } : {}) });
+        return [{ workspaceRoot: root, text, changed, ...(verdict ? { verdict } : {}) }];
+      };
+      const taken = new Map<string, Map<string, ChangeKind>>();
+      for (const root of folders) taken.set(root, await deps.changes.take(root));
+      try {
+        for (const root of folders) judged.push(...(await judgeFolder(root, taken.get(root) ?? new Map())));
+      } catch (error) {
+        // a cancelled or failed call gave no verdict: its changes are judged by the next call
+        for (const changes of taken.values()) deps.changes.restore(changes);
+        throw error;
       }
       const text =
         judged.length === 0

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ToolExecutionResult } from '@deepseek-ai/dsh-tools';
 import { resolveConfig } from '../../src/config.ts';
+import { DiagnosticsBaselines } from '../../src/feedback/diagnostics-baselines.ts';
 import { ChangedFiles, merge } from '../../src/mcp/changed-files.ts';
+import { lspEditFeedbackTool } from '../../src/mcp/lsp-edit-feedback-tool.ts';
 import { escalationArgOf, mcpTools, withoutEscalation } from '../../src/mcp/mcp-tool-catalog.ts';
 import { callTool, rootOf } from '../../src/mcp/mcp-server.ts';
 import { isReadTool, sampleArgs, toolAnnotations } from '../../src/mcp/tool-annotations.ts';
@@ -116,6 +118,45 @@ describe('changed files', () => {
     assert.deepEqual([...(await changes.take('/w/b'))], [['/w/b/y.ts', 'changed']]);
     changes.dispose();
     assert.deepEqual(stopped, ['/w/a', '/w/b']);
+  });
+
+  it('restore puts taken changes back as older than what came since', async () => {
+    const changes = new ChangedFiles([], () => () => undefined);
+    changes.add([{ path: '/w/a/x.ts', kind: 'created' }, { path: '/w/a/y.ts', kind: 'changed' }]);
+    const taken = await changes.take('/w/a');
+    changes.add([{ path: '/w/a/x.ts', kind: 'changed' }, { path: '/w/a/y.ts', kind: 'deleted' }]);
+    changes.restore(taken);
+    assert.deepEqual([...(await changes.take('/w/a'))].sort(), [['/w/a/x.ts', 'created'], ['/w/a/y.ts', 'deleted']]);
+  });
+});
+
+describe('lsp_edit_feedback', () => {
+  it('a cancelled call gives its changes back: the next call judges them', async () => {
+    const changes = new ChangedFiles([], () => () => undefined);
+    const config = resolveConfig({});
+    const tool = lspEditFeedbackTool({
+      runner: {
+        run: async () => ({ filePath: '/w/a/x.ts', state: 'fresh', version: 2, diagnostics: [], truncated: false, total: 0, servers: [{ mode: 'push' }] }) as never,
+      },
+      engine: { serversFor: () => ['ts'], onDiagnostics: () => () => undefined, openDocuments: () => [], filesChanged: async () => undefined },
+      config,
+      fs: {
+        resolve: async (path: string) => ({ targetKey: path, displayPath: path }) as never,
+        stat: async (_target: unknown, signal?: AbortSignal) => {
+          if (signal?.aborted) throw new Error('aborted');
+          return { version: 'v2' } as never;
+        },
+      },
+      changes,
+      folders: ['/w/a'],
+      baselines: new DiagnosticsBaselines(8),
+    });
+    changes.add([{ path: '/w/a/x.ts', kind: 'changed' }]);
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await assert.rejects(tool.execute({}, { signal: cancelled.signal } as never));
+    const value = (await tool.execute({}, { signal: new AbortController().signal } as never)) as { text: string };
+    assert.equal(value.text, 'LSP: x.ts has no problems (no earlier check to compare with)');
   });
 });
 
