@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO } from '../cli/cli-harness.ts';
 import { MAIN } from '../cli/serve-process.ts';
+import { type FakeScenario, fakeServerCommand } from '../fixtures/fake-lsp-scenario.ts';
 import { PYRIGHT } from '../support/servers.ts';
 
 /** Whether pyright is installed for the tests (`npm run test:servers`). */
@@ -63,6 +64,18 @@ export function serversFile(): string {
     configuration: { python: { analysis: { diagnosticMode: 'openFilesOnly' } } },
   };
   writeFileSync(file, JSON.stringify({ pyright: entry }));
+  return file;
+}
+
+/**
+ * @param scenario the fake server's scenario (tests/fixtures/fake-lsp-scenario.ts)
+ * @returns a `--servers` file routing `.fake` files to the fake LSP server
+ */
+export function fakeServersFile(scenario: FakeScenario): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-fake-servers-'));
+  const file = join(dir, 'servers.json');
+  const { command, args } = fakeServerCommand(scenario);
+  writeFileSync(file, JSON.stringify({ fake: { command, args, extensionToLanguage: { '.fake': 'fake' } } }));
   return file;
 }
 

@@ -14,7 +14,7 @@ import { descendants, running, until } from '../cli/serve-process.ts';
 import { LSP_DIAGNOSTICS_DESCRIPTION } from '../../src/tools/lsp-diagnostics-tool.ts';
 import { LSP_RENAME_DESCRIPTION } from '../../src/tools/lsp-rename-tool.ts';
 import { LSP_TOOL_NAMES } from '../../src/tools/register-lsp-tools.ts';
-import { call, connect, type McpSession, project, PY_FILES, PYRIGHT_INSTALLED, serversFile, TS_FILES } from './mcp-harness.ts';
+import { call, connect, fakeServersFile, type McpSession, project, PY_FILES, PYRIGHT_INSTALLED, serversFile, TS_FILES } from './mcp-harness.ts';
 
 const TIMEOUT = 600_000;
 
@@ -164,8 +164,9 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
   let session: McpSession;
 
   before(async () => {
-    ts = project(TS_FILES, 'ts-ro');
-    session = await connect(['-w', ts, '--log-level', 'debug']);
+    // a .fake file on a fake server that answers documentSymbol after 4 s: a slow call, on demand
+    ts = project({ ...TS_FILES, 'slow.fake': 'class Report\nERROR is reported here\n' }, 'ts-ro');
+    session = await connect(['-w', ts, '--log-level', 'debug', '--servers', fakeServersFile({ delayMs: { 'textDocument/documentSymbol': 4_000 } })]);
   });
   after(async () => {
     await session?.transport.close();
@@ -186,6 +187,26 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
     assert.equal(readFileSync(join(ts, 'src', 'use.ts'), 'utf8'), TS_FILES['src/use.ts']);
     const read = await call(session, 'lsp_diagnostics', { file_path: 'src/bad.ts' });
     assert.match(read.text, /^src\/bad\.ts — 1 error \(fresh\)/);
+  });
+
+  it('calls are served concurrently: a quick call answers while a slow one is still running', async () => {
+    const warm = await call(session, 'lsp_diagnostics', { file_path: 'slow.fake' });
+    assert.match(warm.text, /^slow\.fake — 1 error \(fresh\)/);
+    const started = (): number => session.stderr().split('tools/call lsp_symbols').length;
+    const before = started();
+    const order: string[] = [];
+    const slow = call(session, 'lsp_symbols', { file_path: 'slow.fake' }).then((outcome) => {
+      order.push('lsp_symbols');
+      return outcome;
+    });
+    await until('the slow call started in the server', () => started() > before, 60_000);
+    const quick = await call(session, 'lsp_diagnostics', { file_path: 'slow.fake' });
+    order.push('lsp_diagnostics');
+    const symbols = await slow;
+    assert.deepEqual(order, ['lsp_diagnostics', 'lsp_symbols']);
+    assert.match(quick.text, /^slow\.fake — 1 error \(fresh\)/);
+    assert.equal(symbols.isError, false, symbols.text);
+    assert.match(symbols.text, /Report/);
   });
 
   it('SIGTERM cancels the call in flight with a tool result, exits 143, and leaves no process', async () => {
