@@ -2,6 +2,7 @@
  * The `--help` texts. Kept next to the parser so a new flag and its documentation change
  * together (a spec test checks that every flag the parser knows appears here).
  */
+import type { HelpTopic } from './parse-args.ts';
 
 const MAIN = `Usage: dsh-lsp-actions <command> [options]
 
@@ -10,6 +11,7 @@ Real language-server feedback from the DeepSeek Harness plugin dsh-lsp-actions, 
 Commands:
   check [PATH…]   Print diagnostics for files and directories, like a compiler; exit 1 on errors
   serve           Serve the editor action protocol (lsp-actions/v1, NDJSON JSON-RPC) on stdio
+  mcp             Serve the lsp_* agent tools as an MCP server on stdio (Claude Code, Codex, …)
   help [COMMAND]  Show help for a command
 
 Options:
@@ -99,12 +101,31 @@ Options:
 ${COMMON}
 `;
 
+const MCP = `Usage: dsh-lsp-actions mcp [options]
+
+Serve the agent tools (lsp_diagnostics, lsp_format, lsp_rename, … and lsp_edit_feedback) as a
+Model Context Protocol server on stdio, for MCP clients such as Claude Code, Codex, Cursor,
+opencode and Zed: stdout carries MCP frames only, logs go to stderr. Boots the same default
+composition as serve. Closing stdin stops every language server and exits 0. See docs/mcp.md.
+
+Options:
+  -w, --workspace DIR   A folder the tools work in (repeatable; default: the current directory).
+                          Relative file paths are taken from the first; an absolute path from
+                          the folder holding it
+      --sandbox MODE    read-only (default), workspace-write or danger-full-access: whether
+                          lsp_format, lsp_rename, lsp_organize_imports and lsp_code_action may
+                          write files. MCP has no approval prompt, so a write beyond this mode is
+                          refused (default: $DSH_PERMISSION_MODE, else read-only)
+${COMMON.split('\n').slice(1).join('\n')}
+`;
+
 /**
  * @param topic a command, or undefined for the overview
  * @returns the help text
  */
-export function helpText(topic?: 'serve' | 'check'): string {
+export function helpText(topic?: HelpTopic): string {
   if (topic === 'check') return CHECK;
   if (topic === 'serve') return SERVE;
+  if (topic === 'mcp') return MCP;
   return MAIN;
 }

@@ -11,14 +11,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** How `main.ts` answers a command line on an old Node. */
-export type OldNodeAnswer = { kind: 'help'; topic?: 'check' | 'serve' } | { kind: 'version' } | { kind: 'refuse' };
+export type OldNodeAnswer = { kind: 'help'; topic?: 'check' | 'serve' | 'mcp' } | { kind: 'version' } | { kind: 'refuse' };
 
 const HELP = new Set(['-h', '--help']);
 const VERSION = new Set(['-V', '--version', 'version']);
 
 /**
  * The commands that need no harness, recognised as `parseArgs` recognises them: `--help`, `-h`,
- * `help [check|serve]`, `--version`, `-V`, `version`, and `check`/`serve` with `-h`/`--help`
+ * `help [check|serve|mcp]`, `--version`, `-V`, `version`, and `check`/`serve`/`mcp` with `-h`/`--help`
  * before any `--`.
  * @param argv arguments after the script
  * @returns help, version, or refuse (anything else needs Node 22.19+)
@@ -31,9 +31,9 @@ export function oldNodeAnswer(argv: readonly string[]): OldNodeAnswer {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { kind: 'help' };
-    return topic === 'check' || topic === 'serve' ? { kind: 'help', topic } : { kind: 'refuse' };
+    return topic === 'check' || topic === 'serve' || topic === 'mcp' ? { kind: 'help', topic } : { kind: 'refuse' };
   }
-  if (first === 'check' || first === 'serve') {
+  if (first === 'check' || first === 'serve' || first === 'mcp') {
     const end = rest.indexOf('--');
     const flags = end < 0 ? rest : rest.slice(0, end);
     if (flags.some((arg) => HELP.has(arg))) return { kind: 'help', topic: first };

@@ -49,6 +49,14 @@ export interface ServeCommand extends CommonOptions {
   printConfig: boolean;
 }
 
+/** `dsh-lsp-actions mcp`: an MCP server on stdio over the same composition as `serve`. */
+export interface McpCommand extends CommonOptions {
+  command: 'mcp';
+  /** Every `--workspace DIR` as given, in order; `workspace` is the first (the default root). */
+  workspaces?: string[];
+  sandbox: SandboxModeName;
+}
+
 /** `dsh-lsp-actions check`. */
 export interface CheckCommand extends CommonOptions {
   command: 'check';
@@ -71,21 +79,25 @@ export interface CheckCommand extends CommonOptions {
 
 /** Every command the parser can produce. */
 export type ParsedCommand =
-  | { command: 'help'; topic?: 'serve' | 'check' }
+  | { command: 'help'; topic?: HelpTopic }
   | { command: 'version' }
   | ServeCommand
+  | McpCommand
   | CheckCommand;
+
+/** A command with its own help. */
+export type HelpTopic = 'serve' | 'check' | 'mcp';
 
 /** Wrong usage: the CLI prints the message and a hint, and exits 2. */
 export class UsageError extends Error {
   /** The subcommand whose help applies, when known. */
-  readonly topic: 'serve' | 'check' | undefined;
+  readonly topic: HelpTopic | undefined;
 
   /**
    * @param message what is wrong, naming the flag or value
    * @param topic the subcommand whose help applies
    */
-  constructor(message: string, topic?: 'serve' | 'check') {
+  constructor(message: string, topic?: HelpTopic) {
     super(message);
     this.name = 'UsageError';
     this.topic = topic;
@@ -107,6 +119,12 @@ const SERVE = {
   workspace: { type: 'string', short: 'w', multiple: true },
   sandbox: { type: 'string' },
   'print-config': { type: 'boolean' },
+} as const;
+
+const MCP = {
+  ...COMMON,
+  workspace: { type: 'string', short: 'w', multiple: true },
+  sandbox: { type: 'string' },
 } as const;
 
 const CHECK = {
@@ -134,32 +152,23 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (first === '-V' || first === '--version' || first === 'version') return { command: 'version' };
   if (first === 'serve') return parseServe(rest, env);
   if (first === 'check') return parseCheck(rest);
+  if (first === 'mcp') return parseMcp(rest, env);
   if (first.startsWith('-')) throw new UsageError(`unknown option '${first}' (options go after the command)`);
-  const command = closestFlag(first, ['serve', 'check', 'help', 'version']);
+  const command = closestFlag(first, ['serve', 'check', 'mcp', 'help', 'version']);
   throw new UsageError(`unknown command '${first}'${command === undefined ? '' : `; did you mean '${command}'?`}`);
 }
 
-function helpTopic(word: string | undefined): { topic?: 'serve' | 'check' } {
+function helpTopic(word: string | undefined): { topic?: HelpTopic } {
   if (word === undefined) return {};
-  if (word === 'serve' || word === 'check') return { topic: word };
-  throw new UsageError(`no help for '${word}': commands are serve and check`);
+  if (word === 'serve' || word === 'check' || word === 'mcp') return { topic: word };
+  throw new UsageError(`no help for '${word}': commands are serve, check and mcp`);
 }
 
 function parseServe(args: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedCommand {
   const { values, positionals } = parseWith(args, SERVE, 'serve');
   if (values.help) return { command: 'help', topic: 'serve' };
   if (positionals.length > 0) throw new UsageError(`serve takes no paths (got '${positionals[0]}')`, 'serve');
-  const envMode = env['DSH_PERMISSION_MODE'];
-  const sandbox =
-    values.sandbox !== undefined
-      ? oneOf(values.sandbox, SANDBOX_MODES, '--sandbox', 'serve')
-      : envMode !== undefined && envMode !== ''
-        ? oneOf(envMode, SANDBOX_MODES, 'DSH_PERMISSION_MODE', 'serve')
-        : 'workspace-write';
-  if (values.config !== undefined && (values.servers !== undefined || values.sandbox !== undefined)) {
-    throw new UsageError('--servers and --sandbox configure the default composition; a --config composition sets them itself', 'serve');
-  }
-  const folders = Array.isArray(values.workspace) ? values.workspace.map((folder) => nonEmpty(folder, '--workspace', 'serve')) : [];
+  const { sandbox, folders } = sandboxAndFolders(values, env, 'serve', 'workspace-write');
   return {
     command: 'serve',
     ...common({ ...values, workspace: folders[0] }, 'serve'),
@@ -167,6 +176,41 @@ function parseServe(args: readonly string[], env: Readonly<Record<string, string
     sandbox,
     printConfig: values['print-config'] === true,
   };
+}
+
+function parseMcp(args: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  const { values, positionals } = parseWith(args, MCP, 'mcp');
+  if (values.help) return { command: 'help', topic: 'mcp' };
+  if (positionals.length > 0) throw new UsageError(`mcp takes no paths (got '${positionals[0]}'); give folders with --workspace`, 'mcp');
+  // MCP has no approval prompt: writes are allowed only when the user's configuration says so
+  const { sandbox, folders } = sandboxAndFolders(values, env, 'mcp', 'read-only');
+  return {
+    command: 'mcp',
+    ...common({ ...values, workspace: folders[0] }, 'mcp'),
+    ...(folders.length > 0 ? { workspaces: folders } : {}),
+    sandbox,
+  };
+}
+
+/** `--sandbox` (else `DSH_PERMISSION_MODE`, else the command's default) and the `--workspace` folders of serve and mcp. */
+function sandboxAndFolders(
+  values: Values,
+  env: Readonly<Record<string, string | undefined>>,
+  topic: 'serve' | 'mcp',
+  fallback: SandboxModeName,
+): { sandbox: SandboxModeName; folders: string[] } {
+  const envMode = env['DSH_PERMISSION_MODE'];
+  const sandbox =
+    values.sandbox !== undefined
+      ? oneOf(values.sandbox, SANDBOX_MODES, '--sandbox', topic)
+      : envMode !== undefined && envMode !== ''
+        ? oneOf(envMode, SANDBOX_MODES, 'DSH_PERMISSION_MODE', topic)
+        : fallback;
+  if (values.config !== undefined && (values.servers !== undefined || values.sandbox !== undefined)) {
+    throw new UsageError('--servers and --sandbox configure the default composition; a --config composition sets them itself', topic);
+  }
+  const folders = Array.isArray(values.workspace) ? values.workspace.map((folder) => nonEmpty(folder, '--workspace', topic)) : [];
+  return { sandbox, folders };
 }
 
 function parseCheck(args: readonly string[]): ParsedCommand {
@@ -194,8 +238,8 @@ type Values = Record<string, string | boolean | string[] | undefined>;
 
 function parseWith(
   args: readonly string[],
-  options: typeof SERVE | typeof CHECK,
-  topic: 'serve' | 'check',
+  options: typeof SERVE | typeof MCP | typeof CHECK,
+  topic: HelpTopic,
 ): { values: Values; positionals: string[] } {
   try {
     const parsed = parseNodeArgs({ args: [...args], options, allowPositionals: true, strict: true });
@@ -257,7 +301,7 @@ function cleanParseMessage(message: string): string {
   return first.replace(/\.$/, '');
 }
 
-function common(values: Values, topic: 'serve' | 'check'): CommonOptions {
+function common(values: Values, topic: HelpTopic): CommonOptions {
   const logLevel = values['log-level'] === undefined ? 'warn' : oneOf(String(values['log-level']), LOG_LEVELS, '--log-level', topic);
   return {
     ...(typeof values.workspace === 'string' ? { workspace: nonEmpty(values.workspace, '--workspace', topic) } : {}),
@@ -267,12 +311,12 @@ function common(values: Values, topic: 'serve' | 'check'): CommonOptions {
   };
 }
 
-function nonEmpty(value: string, flag: string, topic: 'serve' | 'check'): string {
+function nonEmpty(value: string, flag: string, topic: HelpTopic): string {
   if (value.trim() === '') throw new UsageError(`${flag} needs a value`, topic);
   return value;
 }
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string, topic?: 'serve' | 'check'): T {
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string, topic?: HelpTopic): T {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${String(value)}')`, topic);
 }

@@ -29,6 +29,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 0;
       case 'serve':
         return await runServe(cmd, io, whenStopped(io.stdin));
+      case 'mcp': {
+        // the MCP SDK (and zod) load only for this command: ~0.5 s of imports check and serve do not pay
+        const { runMcp } = await import('./mcp-command.ts');
+        return await runMcp(cmd, io, whenStopped(io.stdin));
+      }
       case 'check':
         return await withInterrupt((signal) => runCheck(cmd, io, signal), io);
     }

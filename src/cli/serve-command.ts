@@ -119,7 +119,7 @@ function never(): Promise<never> {
  * @param signal stops listening
  * @returns resolves with the first of SIGINT, SIGTERM, SIGHUP
  */
-function whenSignalled(signal: AbortSignal): Promise<StopReason> {
+export function whenSignalled(signal: AbortSignal): Promise<StopReason> {
   return new Promise((resolveStop) => {
     const names = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const handlers = names.map((name) => [name, (): void => finish(name)] as const);
@@ -138,7 +138,7 @@ function whenSignalled(signal: AbortSignal): Promise<StopReason> {
  * @param signal stops watching
  * @returns resolves `parent-died` once this process was re-parented (its parent exited)
  */
-function whenParentDies(signal: AbortSignal): Promise<StopReason> {
+export function whenParentDies(signal: AbortSignal): Promise<StopReason> {
   const parent = process.ppid;
   return new Promise((resolveStop) => {
     const timer = setInterval(() => {
@@ -153,7 +153,7 @@ function whenParentDies(signal: AbortSignal): Promise<StopReason> {
 }
 
 /** Settles once everything written to stdout was handed to the OS (a pipe's reader may be slow). */
-function flushed(stdout: CliIo['stdout']): Promise<void> {
+export function flushed(stdout: CliIo['stdout']): Promise<void> {
   const stream = stdout as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
   if (stream.destroyed === true || stream.writableEnded === true) return Promise.resolve();
   return new Promise((resolveFlush) => {
@@ -170,7 +170,7 @@ function flushed(stdout: CliIo['stdout']): Promise<void> {
  * stdout carries protocol frames only: a stray `console.log` in any loaded module would corrupt
  * the stream, so the console's stdout methods write to stderr for the life of this process.
  */
-function keepConsoleOffStdout(stderr: NodeJS.WritableStream): void {
+export function keepConsoleOffStdout(stderr: NodeJS.WritableStream): void {
   const toStderr = new Console({ stdout: stderr, stderr });
   for (const method of ['log', 'info', 'debug', 'dir', 'dirxml', 'table'] as const) {
     (console as unknown as Record<string, unknown>)[method] = (toStderr[method] as (...args: unknown[]) => void).bind(toStderr);
@@ -181,7 +181,7 @@ function keepConsoleOffStdout(stderr: NodeJS.WritableStream): void {
  * The editor backend reads stdin; if nothing does (a `--config` without it), drain it so its
  * end is still noticed.
  */
-function ensureEndIsSeen(stdin: CliIo['stdin']): void {
+export function ensureEndIsSeen(stdin: CliIo['stdin']): void {
   if (stdin.listenerCount('data') + stdin.listenerCount('readable') === 0) stdin.resume();
 }
 

@@ -12,6 +12,7 @@ import type { Config } from '../config.ts';
 import { ActionError, type ActionErrorCode } from '../errors.ts';
 import { parseEscalationArgs } from '../permission/parse-escalation-args.ts';
 import type { WriteAuthorizer } from '../permission/write-authorizer-types.ts';
+import { hostCallRoot } from './host-call-roots.ts';
 
 /** What the tools are built from. */
 export interface LspToolDeps {
@@ -42,11 +43,12 @@ export const ESCALATION_PARAMS = {
 
 /**
  * @param exec the tool call
- * @returns the session's workspace directory
+ * @returns the session's workspace directory (for an agentless call, the root its host face bound)
  * @throws ActionError `LSP_ACTION_WORKSPACE_REQUIRED` when the call has no session cwd
  */
-export function sessionRoot(exec: Pick<ToolRunContext, 'agent' | 'name'>): string {
-  const cwd = exec.agent?.session.header.cwd;
+export function sessionRoot(exec: Pick<ToolRunContext, 'agent' | 'name'> & { callId?: unknown }): string {
+  // an agentless call from a host face (the MCP server) carries the root the face bound to its id
+  const cwd = exec.agent === undefined ? hostCallRoot(exec.callId) : exec.agent.session.header.cwd;
   if (typeof cwd !== 'string' || cwd.trim() === '') {
     throw new ActionError(
       'LSP_ACTION_WORKSPACE_REQUIRED',

@@ -27,8 +27,8 @@ function viaParseArgs(argv: string[]): ReturnType<typeof oldNodeAnswer> {
 describe('oldNodeAnswer', () => {
   it('answers help and version exactly where parseArgs does, and refuses everything else', () => {
     const lines = [
-      ['--help'], ['-h'], ['help'], ['help', 'check'], ['help', 'serve'], ['help', 'nope'],
-      ['--version'], ['-V'], ['version'], ['check', '--help'], ['check', 'src', '-h'], ['serve', '-h'],
+      ['--help'], ['-h'], ['help'], ['help', 'check'], ['help', 'serve'], ['help', 'mcp'], ['help', 'nope'],
+      ['--version'], ['-V'], ['version'], ['check', '--help'], ['check', 'src', '-h'], ['serve', '-h'], ['mcp', '--help'], ['mcp'],
       ['serve', '--workspace', '.', '--help'], ['check'], ['check', '.'], ['serve'], [], ['chek'], ['--nope'],
     ];
     for (const argv of lines) assert.deepEqual(oldNodeAnswer(argv), viaParseArgs(argv), argv.join(' '));

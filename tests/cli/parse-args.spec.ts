@@ -140,6 +140,33 @@ describe('parseArgs', () => {
     for (const flag of ['--sandbox', '--print-config', '--workspace', '--config', '--servers', 'DSH_PERMISSION_MODE']) {
       assert.ok(serve.includes(flag), `serve help mentions ${flag}`);
     }
+    const mcp = helpText('mcp');
+    for (const flag of ['--sandbox', '--workspace', '--config', '--servers', '--log-level', 'DSH_PERMISSION_MODE', 'read-only (default)']) {
+      assert.ok(mcp.includes(flag), `mcp help mentions ${flag}`);
+    }
     assert.match(helpText(), /check \[PATH…\]/);
+    assert.match(helpText(), /^ {2}mcp /m);
+  });
+
+  it('mcp: folders, sandbox (read-only unless the user says otherwise), servers, and its usage errors', () => {
+    assert.deepEqual(parseArgs(['mcp']), { command: 'mcp', logLevel: 'warn', sandbox: 'read-only' });
+    assert.deepEqual(parseArgs(['mcp', '-w', 'a', '--workspace', 'b', '--sandbox', 'workspace-write', '--servers', 's.json']), {
+      command: 'mcp',
+      workspace: 'a',
+      workspaces: ['a', 'b'],
+      servers: 's.json',
+      logLevel: 'warn',
+      sandbox: 'workspace-write',
+    });
+    assert.equal((parseArgs(['mcp'], { DSH_PERMISSION_MODE: 'danger-full-access' }) as { sandbox: string }).sandbox, 'danger-full-access');
+    assert.deepEqual(parseArgs(['mcp', '-c', 'cordis.yml']), { command: 'mcp', config: 'cordis.yml', logLevel: 'warn', sandbox: 'read-only' });
+    assert.deepEqual(parseArgs(['help', 'mcp']), { command: 'help', topic: 'mcp' });
+    assert.deepEqual(parseArgs(['mcp', '--help']), { command: 'help', topic: 'mcp' });
+    usageError(['mcp', '--sandbox', 'write'], /--sandbox must be one of read-only, workspace-write, danger-full-access/);
+    usageError(['mcp', '-c', 'x.yml', '--sandbox', 'read-only'], /--config composition sets them itself/);
+    usageError(['mcp', 'src'], /mcp takes no paths/);
+    usageError(['mcp', '--print-config'], /Unknown option '--print-config'/);
+    usageError(['mcq'], /did you mean 'mcp'/);
+    assert.throws(() => parseArgs(['mcp', '--sandbox', 'x']), (error: unknown) => error instanceof UsageError && error.topic === 'mcp');
   });
 });

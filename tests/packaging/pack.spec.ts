@@ -73,6 +73,9 @@ function isBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier));
 }
 
+/** A bare module specifier: `node:x`, `pkg`, `@scope/pkg`, each with an optional subpath. */
+const MODULE_NAME = /^(?:node:)?(?:@[\w.-]+\/)?\w[\w.-]*(?:\/\S*)?$/;
+
 /** @returns bare specifiers a compiled module imports, re-exports or resolves */
 function bareSpecifiers(source: string): string[] {
   const found = new Set<string>();
@@ -87,7 +90,8 @@ function bareSpecifiers(source: string): string[] {
   for (const pattern of patterns) {
     for (const match of source.matchAll(pattern)) {
       const specifier = match[1];
-      if (specifier && !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('#')) found.add(specifier);
+      // a keyword list such as `'import', 'in'` is not a specifier: keep only what names a module
+      if (specifier && MODULE_NAME.test(specifier)) found.add(specifier);
     }
   }
   return [...found];
