@@ -10,6 +10,7 @@ import { completionGetAction } from './completion-get.ts';
 import { definitionGetAction } from './definition-get.ts';
 import { diagnosticsGetAction } from './diagnostics-get.ts';
 import { diagnosticsWorkspaceAction } from './diagnostics-workspace.ts';
+import { formatEditsAction, renameEditsAction, renamePrepareAction } from './edits-for-editor.ts';
 import { formatDocumentAction } from './format-document.ts';
 import { hoverGetAction } from './hover-get.ts';
 import { inlayHintsGetAction } from './inlay-hints-get.ts';
@@ -42,4 +43,7 @@ export const BUILTIN_ACTIONS: ReadonlyArray<ActionDefinition> = [
   definitionGetAction,
   referencesGetAction,
   diagnosticsWorkspaceAction,
+  formatEditsAction,
+  renamePrepareAction,
+  renameEditsAction,
 ];

@@ -33,6 +33,9 @@ describe('BUILTIN_ACTIONS', () => {
         'definition.get:false',
         'references.get:false',
         'diagnostics.workspace:false',
+        'format.edits:false',
+        'rename.prepare:false',
+        'rename.edits:false',
       ],
     );
     for (const entry of list) assert.ok(entry.description.length > 20, entry.action);

@@ -6,12 +6,14 @@
  * extension host): DSH_VSCODE_TEST_OUT, a folder for the backend's process-group id.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension.ts';
 
 const EXTENSION_ID = 'dsh-lsp-actions.dsh-lsp-actions-vscode';
+let EXTENSION_DIR = '';
 const tests: { name: string; fn: () => Promise<void> }[] = [];
 const test = (name: string, fn: () => Promise<void>): void => {
   tests.push({ name, fn });
@@ -74,27 +76,67 @@ function recordBackend(pid: number): void {
   if (out !== undefined) writeFileSync(join(out, 'backend-pgids'), `${pid}\n`, { flag: 'a' });
 }
 
+test('the folder’s own backend (node_modules/.bin) runs only after the user allowed it; the coexistence offer is made once', async () => {
+  const id = `trust:${root}`;
+  const question = await until('the trust prompt', () => api.prompts.find((q) => q.id === id));
+  assert.match(question.message, /contains its own dsh-lsp-actions backend/);
+  assert.match(question.message, /node_modules\/\.bin\/dsh-lsp-actions/);
+  assert.deepEqual(question.choices, ['Allow', "Don't Allow"]);
+  await sleep(1500);
+  assert.equal(api.backendPid(), undefined, 'nothing runs before the user answered');
+  assert.equal(api.backendAttempts(), 0);
+  assert.ok(api.answerPrompt(id, 'Allow'));
+  recordBackend(await waitReady());
+  assert.equal(api.backendSource(), 'workspace');
+  assert.equal(api.prompts.filter((q) => q.id === id).length, 1, 'asked once');
+  // VS Code's built-in TypeScript extension is present here: the first-run offer hands TS/JS to us.
+  await until('the coexistence offer', () => api.prompts.find((q) => q.id === 'coexistence'));
+  assert.ok(api.answerPrompt('coexistence', 'Use dsh-lsp-actions'));
+  await until('typescript.validate.enable off in the workspace', () =>
+    vscode.workspace.getConfiguration('typescript').inspect<boolean>('validate.enable')?.workspaceValue === false &&
+    vscode.workspace.getConfiguration('editor', { languageId: 'typescript' }).get('defaultFormatter') === EXTENSION_ID,
+  );
+});
+
 test('the Problems data holds the sample’s real errors, and only those', async () => {
   for (const rel of ['src/main.ts', 'src/report.ts', 'src/geometry.ts']) await vscode.window.showTextDocument(file(rel), { preview: false });
   await until('main.ts and report.ts diagnostics', () => errorsOf(file('src/main.ts')).length === 1 && errorsOf(file('src/report.ts')).length === 2);
-  assert.deepEqual(summary(file('src/main.ts')), ["5:9 0 typescript 2304 Cannot find name 'distance'."]);
+  assert.deepEqual(summary(file('src/main.ts')), ["5:9 0 typescript TS2304 Cannot find name 'distance'."]);
   assert.deepEqual(summary(file('src/report.ts')), [
-    "5:8 0 typescript 2322 Type 'number' is not assignable to type 'string'.",
-    "6:22 0 typescript 2552 Cannot find name 'pointt'. Did you mean 'point'?",
+    "5:8 0 typescript TS2322 Type 'number' is not assignable to type 'string'.",
+    "6:22 0 typescript TS2552 Cannot find name 'pointt'. Did you mean 'point'?",
   ]);
   assert.deepEqual(summary(file('src/geometry.ts')), []);
   // A first answer may be `pending` (the server has not settled); the feed asks again until fresh.
   await until('main.ts diagnostics to be fresh', () => api.freshness(file('src/main.ts')) === 'fresh');
-  assert.deepEqual(summary(file('src/main.ts')), ["5:9 0 typescript 2304 Cannot find name 'distance'."]);
+  assert.deepEqual(summary(file('src/main.ts')), ["5:9 0 typescript TS2304 Cannot find name 'distance'."]);
   await vscode.window.showTextDocument(file('src/main.ts'));
   await until('the status bar to show the backend ready and fresh', () => api.statusBar().text.endsWith('dsh-lsp-actions') && /fresh/.test(api.statusBar().tooltip));
+});
+
+test('each problem once and each fix once, with VS Code’s built-in TypeScript extension active', async () => {
+  const uri = file('src/main.ts');
+  const builtin = vscode.extensions.getExtension('vscode.typescript-language-features');
+  assert.ok(builtin, 'the built-in TypeScript extension is installed');
+  await until('the built-in TypeScript extension to be active', () => builtin.isActive);
+  const all = vscode.languages.getDiagnostics(uri);
+  assert.equal(all.filter((d) => /Cannot find name 'distance'/.test(d.message)).length, 1, JSON.stringify(all));
+  const [missing] = errorsOf(uri);
+  assert.ok(missing);
+  await ours(uri, missing.range, /^Add import from "\.\/geometry(\.js)?" \(dsh-lsp-actions\)$/);
+  const listed = await codeActions(uri, missing.range);
+  const titles = listed.map((a) => a.title);
+  assert.equal(new Set(titles).size, titles.length, `no title twice: ${titles.join(' | ')}`);
+  const imports = listed.filter((a) => /Add import from "\.\/geometry/.test(a.title));
+  assert.equal(imports.length, 1, titles.join(' | '));
+  assert.equal(imports[0]?.command?.command, 'dshLspActions.applyCodeAction', 'the one listed is ours (it writes through the backend)');
 });
 
 test('the code action provider lists the missing-import quick fix; applying it writes the file and the error goes', async () => {
   const uri = file('src/main.ts');
   const [missing] = errorsOf(uri);
   assert.ok(missing);
-  const fix = await ours(uri, missing.range, /^Add import from "\.\/geometry(\.js)?"$/);
+  const fix = await ours(uri, missing.range, /^Add import from "\.\/geometry(\.js)?" \(dsh-lsp-actions\)$/);
   assert.equal(fix.kind?.value, 'quickfix');
   const before = disk('src/main.ts');
   await runCommand(fix);
@@ -115,6 +157,37 @@ test('Format Document formats the file on disk through the backend', async () =>
   await until('the editor to show the formatted text', () => document.getText() === disk('src/messy.ts'));
 });
 
+test('VS Code’s Format Document, Format Selection and format on save go through the backend (format.edits), pinned to the buffer', async () => {
+  writeFileSync(join(root, 'src', 'messy2.ts'), 'export   const  a=1 ;\nexport   const  b=2 ;\n');
+  const uri = file('src/messy2.ts');
+  const editor = await vscode.window.showTextDocument(uri);
+  let runs = api.actionsRun.length;
+  await vscode.commands.executeCommand('editor.action.formatDocument');
+  await until('the buffer to be formatted', () => editor.document.getText() === 'export const a = 1;\nexport const b = 2;\n');
+  assert.ok(api.actionsRun.slice(runs).includes('format.edits'), api.actionsRun.slice(runs).join(','));
+  assert.equal(disk('src/messy2.ts'), 'export   const  a=1 ;\nexport   const  b=2 ;\n', 'the provider edits the buffer; nothing is written behind it');
+  await editor.document.save();
+  // Format Selection: only the selected line changes.
+  await editor.edit((edit) => edit.insert(new vscode.Position(2, 0), 'export   const  c=3 ;\nexport   const  d=4 ;\n'));
+  editor.selection = new vscode.Selection(2, 0, 2, 21);
+  runs = api.actionsRun.length;
+  await vscode.commands.executeCommand('editor.action.formatSelection');
+  await until('the selected line to be formatted', () => editor.document.lineAt(2).text === 'export const c = 3;');
+  assert.equal(editor.document.lineAt(3).text, 'export   const  d=4 ;');
+  assert.ok(api.actionsRun.slice(runs).includes('format.edits'));
+  // Format on save: the saved file is formatted.
+  const config = vscode.workspace.getConfiguration('editor', { languageId: 'typescript' });
+  await config.update('formatOnSave', true, vscode.ConfigurationTarget.Workspace, true);
+  try {
+    runs = api.actionsRun.length;
+    assert.ok(await editor.document.save());
+    assert.equal(disk('src/messy2.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport const d = 4;\n');
+    assert.ok(api.actionsRun.slice(runs).includes('format.edits'));
+  } finally {
+    await config.update('formatOnSave', undefined, vscode.ConfigurationTarget.Workspace, true);
+  }
+});
+
 test('a dirty buffer is saved before a write, and the write uses the saved text', async () => {
   const uri = file('src/messy.ts');
   const editor = await vscode.window.showTextDocument(uri);
@@ -130,7 +203,7 @@ test('typing checks the unsaved buffer (debounced) and the Problems data follows
   const editor = await vscode.window.showTextDocument(uri);
   const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
   await editor.edit((edit) => edit.insert(end, '\nexport const broken: number = "text";\n'));
-  const added = await until('the unsaved error to show', () => errorsOf(uri).find((d) => String(d.code) === '2322'));
+  const added = await until('the unsaved error to show', () => errorsOf(uri).find((d) => String(d.code) === 'TS2322'));
   assert.equal(added.range.start.line, editor.document.lineCount - 2);
   assert.equal(disk('src/geometry.ts').includes('broken'), false, 'nothing was saved');
   await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -186,14 +259,37 @@ test('Rename Symbol renames across both files', async () => {
   await until('no new errors after the rename', () => errorsOf(file('src/main.ts')).length === 0 && errorsOf(file('src/geometry.ts')).length === 0);
 });
 
+test('VS Code’s Rename Symbol (F2) goes through the backend (rename.prepare, rename.edits) across files', async () => {
+  writeFileSync(join(root, 'src', 'uses-midpoint.ts'), "import { midpoint } from './geometry.js';\n\nexport const m = midpoint({ x: 0, y: 0 }, { x: 2, y: 2 });\n");
+  const uri = file('src/geometry.ts');
+  const text = disk('src/geometry.ts').split('\n');
+  const line = text.findIndex((l) => l.includes('function midpoint'));
+  const position = new vscode.Position(line, (text[line] ?? '').indexOf('midpoint') + 1);
+  await vscode.window.showTextDocument(uri);
+  const runs = api.actionsRun.length;
+  const prepared = await vscode.commands.executeCommand<{ range: vscode.Range; placeholder: string }>('vscode.prepareRename', uri, position);
+  assert.equal(prepared?.placeholder, 'midpoint');
+  const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', uri, position, 'center');
+  assert.ok(edit);
+  // VS Code resolves the location again (prepareRename) before asking for the edits.
+  const renames = api.actionsRun.slice(runs).filter((a) => a.startsWith('rename'));
+  assert.ok(renames.includes('rename.prepare') && renames.at(-1) === 'rename.edits', renames.join(','));
+  const files = edit.entries().map(([u]) => vscode.workspace.asRelativePath(u)).sort();
+  assert.deepEqual(files, ['src/geometry.ts', 'src/uses-midpoint.ts']);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  await vscode.workspace.saveAll(false);
+  assert.match(disk('src/geometry.ts'), /export function center\(/);
+  assert.match(disk('src/uses-midpoint.ts'), /import \{ center \} from/);
+});
+
 test('with dshLspActions.sandbox read-only a quick fix is refused, the user is told, and nothing changes', async () => {
   const pid = api.backendPid();
   await vscode.workspace.getConfiguration('dshLspActions').update('sandbox', 'read-only', vscode.ConfigurationTarget.Workspace);
   recordBackend(await waitReady(pid));
   const uri = file('src/report.ts');
   await vscode.window.showTextDocument(uri);
-  const typo = await until('the misspelling error', () => errorsOf(uri).find((d) => String(d.code) === '2552'));
-  const fix = await ours(uri, typo.range, /^Change spelling to 'point'$/);
+  const typo = await until('the misspelling error', () => errorsOf(uri).find((d) => String(d.code) === 'TS2552'));
+  const fix = await ours(uri, typo.range, /^Change spelling to 'point' \(dsh-lsp-actions\)$/);
   const before = disk('src/report.ts');
   const told = api.notifications.length;
   const result = await runCommand(fix);
@@ -209,13 +305,73 @@ test('with dshLspActions.sandbox read-only a quick fix is refused, the user is t
 
 test('a serverPath that does not exist: the user is told how to configure it; fixing it starts the backend', async () => {
   const told = api.notifications.length;
-  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', '/nonexistent/dsh-lsp-actions', vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', '/nonexistent/dsh-lsp-actions', vscode.ConfigurationTarget.Global);
   await until('the backend to be missing', () => api.backendState() === 'missing');
   assert.match(api.statusBar().text, /not found/);
   const notice = api.notifications.slice(told).find((n) => /serverPath is set to \/nonexistent\/dsh-lsp-actions/.test(n.message));
   assert.ok(notice, JSON.stringify(api.notifications.slice(told)));
-  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', undefined, vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', undefined, vscode.ConfigurationTarget.Global);
   recordBackend(await waitReady());
+});
+
+test('a broken serverPath (the backend run by Node 20): a bounded number of tries and ONE notification with the backend’s own reason', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'broken-backend-'));
+  const wrapper = join(dir, 'dsh-lsp-actions');
+  const main = join(EXTENSION_DIR, '..', '..', 'lib', 'cli', 'main.js');
+  writeFileSync(wrapper, `#!/bin/sh\nexec /usr/bin/node "${main}" "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const told = api.notifications.length;
+  await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', wrapper, vscode.ConfigurationTarget.Global);
+  try {
+    await until('the backend to give up', () => api.backendState() === 'failed' && api.backendSource() === 'setting');
+    assert.equal(api.backendAttempts(), 4);
+    const notices = (): string[] => api.notifications.slice(told).filter((n) => n.level === 'error').map((n) => n.message);
+    assert.equal(notices().length, 1, notices().join('\n'));
+    assert.match(notices()[0] ?? '', /error: dsh-lsp-actions needs Node 22\.19 or newer; this is Node 20\./);
+    assert.match(notices()[0] ?? '', /Put such a Node first on the PATH/);
+    assert.match(api.statusBar().text, /failed to start/);
+    await sleep(8000);
+    assert.equal(api.backendAttempts(), 4, 'no more tries');
+    assert.equal(notices().length, 1, 'told once');
+  } finally {
+    await vscode.workspace.getConfiguration('dshLspActions').update('serverPath', undefined, vscode.ConfigurationTarget.Global);
+  }
+  recordBackend(await waitReady());
+});
+
+test('serverPath is machine-scoped: a workspace’s .vscode/settings.json cannot choose the executable', async () => {
+  mkdirSync(join(root, '.vscode'), { recursive: true });
+  writeFileSync(join(root, '.vscode', 'settings.json'), JSON.stringify({ 'dshLspActions.serverPath': '/tmp/evil/dsh-lsp-actions' }));
+  await until('VS Code to see the workspace file', () => vscode.workspace.getConfiguration('dshLspActions').inspect('serverPath') !== undefined);
+  await sleep(3000);
+  recordBackend(await waitReady());
+  assert.equal(api.backendSource(), 'workspace', 'still the allowed workspace backend, not the workspace setting');
+  assert.equal(api.notifications.filter((n) => /evil/.test(n.message)).length, 0);
+  rmSync(join(root, '.vscode', 'settings.json'));
+  await sleep(1000);
+  recordBackend(await waitReady());
+});
+
+test('after Restart Backend, a file open before the restart shows a NEW error (no frozen diagnostics), and nothing is fresh that the new backend did not say', async () => {
+  const uri = file('src/geometry.ts');
+  const editor = await vscode.window.showTextDocument(uri);
+  await until('geometry.ts fresh before the restart', () => api.freshness(uri) === 'fresh');
+  const before = api.backendEpoch();
+  const pid = api.backendPid();
+  await vscode.commands.executeCommand('dshLspActions.restart');
+  const pidAfter = await waitReady(pid);
+  recordBackend(pidAfter);
+  assert.notEqual(api.backendEpoch(), before);
+  const shown = api.freshnessEpoch(uri);
+  assert.ok(api.freshness(uri) !== 'fresh' || shown === api.backendEpoch(), `fresh only from the new backend (epoch ${String(shown)} vs ${String(api.backendEpoch())})`);
+  await until('geometry.ts fresh from the new backend', () => api.freshness(uri) === 'fresh' && api.freshnessEpoch(uri) === api.backendEpoch());
+  // Several edits, so the old backend's remembered version is above the new backend's first ones.
+  const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+  await editor.edit((edit) => edit.insert(end, '\nexport const late: number = "late";\n'));
+  const added = await until('the new error after the restart', () => errorsOf(uri).find((d) => String(d.code) === 'TS2322'));
+  assert.equal(added.range.start.line, editor.document.lineCount - 2);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  await until('the error to go with the reverted text', () => errorsOf(uri).length === 0);
 });
 
 test('a killed backend shows as crashed, restarts, and the next action works', async () => {
@@ -232,11 +388,11 @@ test('a killed backend shows as crashed, restarts, and the next action works', a
   recordBackend(restarted);
   await until('the old backend’s process group to be gone', () => !groupAlive(pid));
   const uri = file('src/report.ts');
-  const typo = await until('the misspelling error after the restart', () => errorsOf(uri).find((d) => String(d.code) === '2552'));
-  const fix = await ours(uri, typo.range, /^Change spelling to 'point'$/);
+  const typo = await until('the misspelling error after the restart', () => errorsOf(uri).find((d) => String(d.code) === 'TS2552'));
+  const fix = await ours(uri, typo.range, /^Change spelling to 'point' \(dsh-lsp-actions\)$/);
   await runCommand(fix);
   assert.match(disk('src/report.ts'), /\$\{point\.y\}/);
-  await until('the misspelling to leave the Problems data', () => !errorsOf(uri).some((d) => String(d.code) === '2552'));
+  await until('the misspelling to leave the Problems data', () => !errorsOf(uri).some((d) => String(d.code) === 'TS2552'));
 });
 
 function groupAlive(pgid: number): boolean {
@@ -255,8 +411,8 @@ export async function run(): Promise<void> {
   root = folder.uri.fsPath;
   const extension = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is loaded`);
+  EXTENSION_DIR = extension.extensionPath;
   api = await extension.activate();
-  recordBackend(await waitReady());
   let failed = 0;
   for (const { name, fn } of tests) {
     const started = Date.now();
