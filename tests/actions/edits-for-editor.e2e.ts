@@ -74,7 +74,8 @@ describe('edits for an editor to apply (format.edits, rename.prepare, rename.edi
     const own = files.find((f) => f['filePath'] === 'src/geometry.ts');
     assert.equal(own?.['basisSha256'], sha(geometry));
     assert.equal(files.find((f) => f['filePath'] === 'src/uses.ts')?.['basisSha256'], sha(uses));
-    assert.ok((own?.['edits'] as Frame[]).every((e) => e['newText'] === 'euclid'));
+    assert.ok(own);
+    assert.ok((own['edits'] as Frame[]).every((e) => e['newText'] === 'euclid'));
     assert.equal(renamed['result']['resourceOperations'], 0);
     assert.equal(readFileSync(join(ws, 'src', 'geometry.ts'), 'utf8'), geometry, 'nothing written');
 
