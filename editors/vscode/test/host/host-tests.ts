@@ -277,9 +277,12 @@ test('VS Code’s Rename Symbol (F2) goes through the backend (rename.prepare, r
   const files = edit.entries().map(([u]) => vscode.workspace.asRelativePath(u)).sort();
   assert.deepEqual(files, ['src/geometry.ts', 'src/uses-midpoint.ts']);
   assert.ok(await vscode.workspace.applyEdit(edit));
-  await vscode.workspace.saveAll(false);
+  for (const [u] of edit.entries()) {
+    const document = await vscode.workspace.openTextDocument(u);
+    if (document.isDirty) assert.ok(await document.save(), `saved ${u.fsPath}`);
+  }
   assert.match(disk('src/geometry.ts'), /export function center\(/);
-  assert.match(disk('src/uses-midpoint.ts'), /import \{ center \} from/);
+  await until('uses-midpoint.ts renamed on disk', () => /import \{ center \} from/.test(disk('src/uses-midpoint.ts')));
 });
 
 test('with dshLspActions.sandbox read-only a quick fix is refused, the user is told, and nothing changes', async () => {
@@ -393,6 +396,65 @@ test('a killed backend shows as crashed, restarts, and the next action works', a
   await runCommand(fix);
   assert.match(disk('src/report.ts'), /\$\{point\.y\}/);
   await until('the misspelling to leave the Problems data', () => !errorsOf(uri).some((d) => String(d.code) === 'TS2552'));
+});
+
+/** Milliseconds from `start` until `check` holds (polling every 20 ms). */
+async function timeUntil(what: string, start: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const deadline = Date.now() + 120_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+  return Date.now() - start;
+}
+
+/**
+ * Latencies as a user meets them, ours and VS Code's built-in TypeScript on the same project in
+ * the same run: first diagnostics of a newly opened file, edit → diagnostics, quick fix applied
+ * (the editor shows the fixed text). Printed as `[latency]` lines for docs/benchmarks.md; the
+ * test asserts only that each step happened.
+ */
+test('latencies against the built-in TypeScript (first diagnostics, edit → diagnostics, quick fix applied)', async () => {
+  const body = 'export const d = distance({ x: 0, y: 0 }, { x: 3, y: 4 });\n';
+  const figures: string[] = [];
+  const measure = async (who: 'ours' | 'builtin', rel: string): Promise<void> => {
+    const source = who === 'ours' ? 'typescript' : 'ts';
+    const errs = (u: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(u).filter((d) => d.source === source && d.severity === vscode.DiagnosticSeverity.Error);
+    writeFileSync(join(root, rel), body);
+    const uri = file(rel);
+    let start = Date.now();
+    const editor = await vscode.window.showTextDocument(uri);
+    const first = await timeUntil(`${who} first diagnostics`, start, () => errs(uri).length === 1);
+    start = Date.now();
+    await editor.edit((edit) => edit.insert(new vscode.Position(1, 0), 'export const n: number = "text";\n'));
+    const edited = await timeUntil(`${who} edit → diagnostics`, start, () => errs(uri).length === 2);
+    await editor.edit((edit) => edit.delete(new vscode.Range(1, 0, 2, 0)));
+    await editor.document.save();
+    await timeUntil(`${who} back to one error`, Date.now(), () => errs(uri).length === 1);
+    const [missing] = errs(uri);
+    assert.ok(missing);
+    start = Date.now();
+    const listed = await codeActions(uri, missing.range);
+    const fix = listed.find((a) => /^Add import from "\.\/geometry(\.js)?"/.test(a.title) && (who === 'ours') === (a.command?.command === 'dshLspActions.applyCodeAction'));
+    assert.ok(fix, `${who}: ${listed.map((a) => a.title).join(' | ')}`);
+    const listMs = Date.now() - start;
+    if (fix.edit !== undefined) assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    if (fix.command !== undefined) await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
+    const commandMs = Date.now() - start;
+    const applied = await timeUntil(`${who} quick fix applied`, start, () => /^import \{ distance \}/m.test(editor.document.getText()));
+    const gone = await timeUntil(`${who} error gone`, start, () => errs(uri).length === 0);
+    figures.push(`${who}: first diagnostics ${first} ms; edit → diagnostics ${edited} ms; quick fix applied ${applied} ms (listing ${listMs} ms, command ${commandMs} ms, error gone ${gone} ms)`);
+    if (editor.document.isDirty) await editor.document.save();
+  };
+  await measure('ours', 'src/latency-ours.ts');
+  const ts = vscode.workspace.getConfiguration('typescript');
+  await ts.update('validate.enable', true, vscode.ConfigurationTarget.Workspace);
+  try {
+    await measure('builtin', 'src/latency-builtin.ts');
+  } finally {
+    await ts.update('validate.enable', false, vscode.ConfigurationTarget.Workspace);
+  }
+  for (const line of figures) console.log(`[latency] ${line}`);
 });
 
 function groupAlive(pgid: number): boolean {
