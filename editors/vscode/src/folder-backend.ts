@@ -81,6 +81,7 @@ export class FolderBackend {
     const log = (line: string): void => this.#hooks.output.appendLine(`[${folder.name}] ${line}`);
     const input = { serverPath: userServerPath(), folder: folder.uri.fsPath, pathEnv: process.env['PATH'], isExecutable };
     let resolved = resolveBackend(input);
+    if (!('missing' in resolved) && resolved.source === 'workspace') this.#set('asking', resolved.command);
     if (!('missing' in resolved) && resolved.source === 'workspace' && !(await this.#hooks.allowWorkspaceBackend(folder, resolved.command))) {
       log(`${resolved.command} is the folder's own backend and was not allowed to run`);
       this.deniedCommand = resolved.command;

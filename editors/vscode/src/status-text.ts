@@ -6,7 +6,7 @@
 import type { Freshness } from './wire-types.ts';
 
 /** A backend's lifecycle state. */
-export type BackendState = 'starting' | 'ready' | 'crashed' | 'failed' | 'missing' | 'stopped' | 'untrusted';
+export type BackendState = 'starting' | 'ready' | 'crashed' | 'failed' | 'missing' | 'stopped' | 'asking' | 'untrusted';
 
 /** What the status bar reflects. */
 export interface StatusInput {
@@ -66,6 +66,11 @@ export function statusView(input: StatusInput): StatusView {
       text = '$(error) dsh-lsp-actions: failed to start';
       alarm = 'error';
       lines.push('The backend failed to start (or kept exiting) and is not restarted any more.', 'Fix the cause, then run "dsh-lsp-actions: Restart Backend".');
+      break;
+    case 'asking':
+      text = '$(shield) dsh-lsp-actions: allow?';
+      alarm = 'warning';
+      lines.push("The folder brings its own dsh-lsp-actions backend; it runs once you allow it (see the notification).");
       break;
     case 'untrusted':
       text = '$(shield) dsh-lsp-actions: not allowed';
