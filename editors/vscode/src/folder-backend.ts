@@ -91,7 +91,10 @@ export class FolderBackend {
         return;
       }
     }
-    if (this.#stopped) return;
+    if (this.#stopped) {
+      this.#set('stopped', 'stopped before it started');
+      return;
+    }
     if ('missing' in resolved) {
       log(resolved.missing);
       this.#set('missing', resolved.missing);
@@ -154,12 +157,15 @@ export class FolderBackend {
   /** Stops it (no language-server process is left). */
   async stop(): Promise<void> {
     this.#stopped = true;
-    await this.#starting;
+    // An open trust question may stay unanswered: stopping does not wait for it (the start
+    // checks #stopped once it is answered and then starts nothing).
+    if (this.state !== 'asking') await this.#starting;
     await this.#process?.stop();
   }
 
-  /** Restarts it now (a backend that gave up is tried again). */
+  /** Restarts it now (a backend that gave up is tried again); nothing while the user is asked. */
   async restart(): Promise<void> {
+    if (this.state === 'asking') return;
     await this.#starting;
     await this.#process?.restart();
   }
