@@ -35,6 +35,7 @@ import {
   machineScopedServerPath,
   restartThenNewError,
   standardFormatting,
+  standardOrganizeImports,
   standardRename,
   trustPrompt,
 } from './issue20-tests.ts';
@@ -158,6 +159,8 @@ test('Rename Symbol renames across both files', async () => {
 });
 
 test('VS Code’s Rename Symbol (F2) goes through the backend (rename.prepare, rename.edits) across files', standardRename);
+
+test('VS Code’s Source Action menu lists our Organize Imports once, marked, and it writes through the backend', standardOrganizeImports);
 
 test('with dshLspActions.sandbox read-only a quick fix is refused, the user is told, and nothing changes', async () => {
   const pid = api.backendPid();

@@ -112,6 +112,27 @@ export async function standardRename(): Promise<void> {
   await until('uses-midpoint.ts renamed on disk', () => /import \{ center \} from/.test(disk('src/uses-midpoint.ts')));
 }
 
+/** VS Code's Source Action menu / Organize Imports lists ours (marked), and choosing it writes through the backend. */
+export async function standardOrganizeImports(): Promise<void> {
+  writeFileSync(join(root, 'src', 'unused-import.ts'), "import { center, euclid } from './geometry.js';\n\nexport const e = euclid;\n");
+  const uri = file('src/unused-import.ts');
+  await vscode.window.showTextDocument(uri);
+  const runs = api.actionsRun.length;
+  const start = new vscode.Range(0, 0, 0, 0);
+  const listed = await until('our Organize Imports among the source actions', async () => {
+    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, start, vscode.CodeActionKind.SourceOrganizeImports.value)) ?? [];
+    return actions.some((a) => a.title.endsWith(' (dsh-lsp-actions)')) ? actions : undefined;
+  });
+  const mine = listed.filter((a) => a.title.endsWith(' (dsh-lsp-actions)'));
+  assert.equal(mine.length, 1, listed.map((a) => a.title).join(' | '));
+  const [organize] = mine;
+  assert.ok(organize?.kind !== undefined && vscode.CodeActionKind.SourceOrganizeImports.contains(organize.kind), String(organize?.kind?.value));
+  assert.equal(organize.command?.command, 'dshLspActions.applyCodeAction');
+  await vscode.commands.executeCommand(organize.command.command, ...(organize.command.arguments ?? []));
+  assert.match(disk('src/unused-import.ts'), /^import \{ euclid \} from '\.\/geometry\.js';$/m);
+  assert.ok(api.actionsRun.slice(runs).includes('codeAction.apply'), api.actionsRun.slice(runs).join(','));
+}
+
 /** A broken serverPath (the backend run by Node 20): a bounded number of tries and ONE notification with the backend’s own reason. */
 export async function brokenServerPath(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'broken-backend-'));
