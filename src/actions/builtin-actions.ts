@@ -11,6 +11,7 @@ import { completionGetAction } from './completion-get.ts';
 import { definitionGetAction } from './definition-get.ts';
 import { diagnosticsGetAction } from './diagnostics-get.ts';
 import { diagnosticsWorkspaceAction } from './diagnostics-workspace.ts';
+import { formatEditsAction, renameEditsAction, renamePrepareAction } from './edits-for-editor.ts';
 import { formatDocumentAction } from './format-document.ts';
 import { hoverGetAction } from './hover-get.ts';
 import { implementationGetAction } from './implementation-get.ts';
@@ -46,4 +47,8 @@ export const BUILTIN_ACTIONS: ReadonlyArray<ActionDefinition> = [
   diagnosticsWorkspaceAction,
   implementationGetAction,
   callHierarchyGetAction,
+
+  formatEditsAction,
+  renamePrepareAction,
+  renameEditsAction,
 ];

@@ -354,6 +354,13 @@ export class DiagnosticsCollector {
       const t = now();
       const verdict = this.verdict(doc, version, t);
       if (verdict.kind === 'fresh' || t >= deadline) return;
+      if (verdict.kind === 'settling' && verdict.barrier === 'send') {
+        // A publish came after the last ordering barrier (typescript-language-server re-publishes
+        // after a code action request, too): without a barrier answered after it, the verdict
+        // can only run into the deadline — ~2.4 s on every quick-fix listing and apply.
+        this.sendBarrier(doc);
+        continue;
+      }
       let wakeAt = deadline;
       if (verdict.kind === 'settling') wakeAt = Math.min(verdict.at, deadline);
       else {

@@ -35,6 +35,10 @@ describe('BUILTIN_ACTIONS', () => {
         'diagnostics.workspace:false',
         'implementation.get:false',
         'callHierarchy.get:false',
+
+        'format.edits:false',
+        'rename.prepare:false',
+        'rename.edits:false',
       ],
     );
     for (const entry of list) assert.ok(entry.description.length > 20, entry.action);

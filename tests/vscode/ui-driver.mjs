@@ -67,10 +67,21 @@ async function drive({ page, base, ws, out, pgidFile }) {
   await page.locator('.monaco-workbench').waitFor({ timeout: 2 * MINUTE });
   const item = page.locator('.statusbar-item', { hasText: 'dsh-lsp-actions' });
   await item.first().waitFor({ state: 'visible', timeout: 3 * MINUTE });
+  // The folder's own backend (node_modules/.bin) runs only once the user allows it: a toast asks.
+  const trust = page.locator('.notification-toast', { hasText: 'contains its own dsh-lsp-actions backend' });
+  await trust.first().waitFor({ state: 'visible', timeout: 3 * MINUTE });
+  await shot('trust-prompt.png');
+  assert.equal(recordBackend(ws, pgidFile), undefined, 'no backend runs before the user allowed it');
+  await trust.first().locator('.monaco-button', { hasText: /^Allow$/ }).click();
+  // The first-run offer: let dsh-lsp-actions own TypeScript/JavaScript problems, fixes and formatting.
+  const offer = page.locator('.notification-toast', { hasText: 'Let dsh-lsp-actions own them in this workspace' });
+  await offer.first().waitFor({ state: 'visible', timeout: 2 * MINUTE });
+  await offer.first().locator('.monaco-button', { hasText: 'Use dsh-lsp-actions' }).click();
   await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
 
   await quickOpen(page, 'report.ts');
   await quickOpen(page, 'main.ts');
+  for (let i = 0; i < 240 && recordBackend(ws, pgidFile) === undefined; i++) await page.waitForTimeout(250);
   assert.ok(recordBackend(ws, pgidFile), 'a dsh-lsp-actions serve process runs for the folder');
   await page.keyboard.press('Control+Shift+M');
   const panel = page.locator('.markers-panel');
@@ -110,13 +121,14 @@ async function drive({ page, base, ws, out, pgidFile }) {
   await page.keyboard.press('Control+.');
   const menu = page.locator('.action-widget');
   const entry = menu.locator('.action-widget-action, .monaco-list-row', { hasText: /Add import from "\.\/geometry(\.js)?"/ });
+  const ourEntry = menu.locator('.action-widget-action, .monaco-list-row', { hasText: /Add import from "\.\/geometry(\.js)?" \(dsh-lsp-actions\)/ });
   await entry.first().waitFor({ state: 'visible', timeout: 2 * MINUTE });
   const menuText = await menu.first().innerText();
   console.log(`Quick-fix menu:\n  ${menuText.split('\n').join('\n  ')}`);
-  // VS Code's built-in TypeScript extension lists the same fix too (the code-server CLI cannot
-  // disable a built-in extension). Choosing the first entry must change the file ON DISK — the
-  // built-in one would only edit the buffer (auto-save is off) — which proves it is ours.
-  assert.ok((await entry.count()) >= 1);
+  // VS Code's built-in TypeScript extension is active too, but its fixes do not attach to our
+  // problems: the fix is listed ONCE, marked as ours, and choosing it changes the file ON DISK.
+  assert.equal(await entry.count(), 1, `one "Add import" entry:\n${menuText}`);
+  assert.equal(await ourEntry.count(), 1, 'the entry is marked (dsh-lsp-actions)');
   assert.match(menuText, /Quick Fix/);
   await shot('quick-fix-menu.png');
 

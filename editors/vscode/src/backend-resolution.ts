@@ -1,7 +1,9 @@
 /**
  * Which `dsh-lsp-actions` executable serves a workspace folder: the `dshLspActions.serverPath`
- * setting when set, else the folder's `node_modules/.bin/dsh-lsp-actions`, else the first
- * `dsh-lsp-actions` on `PATH`. Pure: the file checks come in as a function.
+ * setting (User settings only — it is machine-scoped) when set, else the folder's
+ * `node_modules/.bin/dsh-lsp-actions` (only once the user allowed it for that folder: it is code
+ * the opened folder brings), else the first `dsh-lsp-actions` on `PATH`. Pure: the file checks
+ * come in as a function.
  */
 import { delimiter, isAbsolute, join } from 'node:path';
 
@@ -16,8 +18,10 @@ export interface ResolvedBackend {
 
 /** What resolution looks at. */
 export interface ResolutionInput {
-  /** `dshLspActions.serverPath` ('' when unset). */
+  /** `dshLspActions.serverPath` from the User (machine) settings only ('' when unset). */
   serverPath: string;
+  /** Whether the folder's own `node_modules/.bin` may be used (the user allowed it, or not asked yet). */
+  allowWorkspace?: boolean;
   /** The workspace folder's absolute path. */
   folder: string;
   /** The extension host's `PATH`. */
@@ -41,14 +45,17 @@ export function resolveBackend(input: ResolutionInput): ResolvedBackend | { miss
     return { missing: `dshLspActions.serverPath is set to ${setting}, but ${command} is not an executable file` };
   }
   const local = join(input.folder, 'node_modules', '.bin', BACKEND_NAME);
-  if (input.isExecutable(local)) return { command: local, source: 'workspace' };
+  if (input.allowWorkspace !== false && input.isExecutable(local)) return { command: local, source: 'workspace' };
   for (const dir of (input.pathEnv ?? '').split(delimiter)) {
     if (dir === '') continue;
     const candidate = join(dir, BACKEND_NAME);
     if (input.isExecutable(candidate)) return { command: candidate, source: 'path' };
   }
   return {
-    missing: `${BACKEND_NAME} was found neither in dshLspActions.serverPath, nor in ${local}, nor on PATH`,
+    missing:
+      input.allowWorkspace === false && input.isExecutable(local)
+        ? `${local} was not allowed to run, and no ${BACKEND_NAME} is set in dshLspActions.serverPath or on PATH`
+        : `${BACKEND_NAME} was found neither in dshLspActions.serverPath, nor in ${local}, nor on PATH`,
   };
 }
 

@@ -3,9 +3,14 @@
  * unsaved buffer's `text`, debounced while typing) and by `diagnostics.updated` events (pushes
  * and run results). Remembers each file's freshness; a `pending`/`stale` answer is asked again
  * (backing off) until it is fresh, and is shown as such in the status bar meanwhile.
+ * Versions are the engine's document versions of ONE backend process: what the feed remembers
+ * carries that process's epoch, and a new process (restart, crash) makes every remembered entry
+ * of its folder `stale` and its versions incomparable — the new backend counts from 1 again.
+ * Only documents this extension owns are shown (ownership.ts); the built-in shows the others.
  */
 import * as vscode from 'vscode';
 import type { FolderBackend } from './folder-backend.ts';
+import { ownsDocument, ownsPath } from './ownership.ts';
 import { absolutePath, toDiagnostic } from './wire-mapping.ts';
 import type { Freshness, WireDiagnostics } from './wire-types.ts';
 
@@ -13,6 +18,8 @@ import type { Freshness, WireDiagnostics } from './wire-types.ts';
 export interface FileFreshness {
   state: Freshness;
   version: number | undefined;
+  /** The backend process the snapshot came from. */
+  epoch: number;
 }
 
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
@@ -71,6 +78,10 @@ export class DiagnosticsFeed implements vscode.Disposable {
   async refresh(document: vscode.TextDocument): Promise<void> {
     const backend = this.#backendFor(document.uri);
     if (backend === undefined || document.isClosed || backend.state !== 'ready') return;
+    if (!ownsDocument(document)) {
+      this.forget(document.uri);
+      return;
+    }
     const params: Record<string, unknown> = { filePath: backend.relativePath(document.uri) };
     if (document.isDirty) params['text'] = document.getText();
     let envelope;
@@ -90,7 +101,7 @@ export class DiagnosticsFeed implements vscode.Disposable {
       this.#retry(document);
       return;
     }
-    this.apply(backend, { ...envelope.result, workspaceRoot: backend.folder.uri.fsPath });
+    this.apply(backend, { ...envelope.result, workspaceRoot: backend.folder.uri.fsPath }, envelope.epoch ?? backend.epoch);
     if ((envelope.result.state ?? 'fresh') === 'fresh') this.#retries.delete(document.uri.toString());
     else this.#retry(document);
   }
@@ -112,21 +123,26 @@ export class DiagnosticsFeed implements vscode.Disposable {
   }
 
   /**
-   * Shows a snapshot (a run result or a `diagnostics.updated` event). An older engine version
+   * Shows a snapshot (a run result or a `diagnostics.updated` event). A snapshot from an older
+   * backend process than the running one is ignored. Within one process, an older engine version
    * than the one shown is ignored, and so is a not-fresh snapshot of the version already shown
-   * fresh (events and run results may arrive in either order). A not-fresh snapshot of an open
-   * file is asked again later, so the view converges on a fresh one.
+   * fresh (events and run results may arrive in either order); versions of different processes
+   * are never compared. A not-fresh snapshot of an open file is asked again later, so the view
+   * converges on a fresh one.
    * @param backend the backend it came from
    * @param snapshot the snapshot
+   * @param epoch the backend process that produced it
    */
-  apply(backend: FolderBackend, snapshot: WireDiagnostics): void {
+  apply(backend: FolderBackend, snapshot: WireDiagnostics, epoch: number): void {
     if (typeof snapshot.filePath !== 'string' || !Array.isArray(snapshot.diagnostics)) return;
+    if (epoch !== backend.epoch) return;
     const root = snapshot.workspaceRoot ?? backend.folder.uri.fsPath;
     const uri = vscode.Uri.file(absolutePath(snapshot.filePath, root));
+    if (!ownsPath(uri)) return;
     const key = uri.toString();
     const known = this.#freshness.get(key);
     const state = snapshot.state ?? 'fresh';
-    if (known?.version !== undefined && snapshot.version !== undefined) {
+    if (known !== undefined && known.epoch === epoch && known.version !== undefined && snapshot.version !== undefined) {
       if (snapshot.version < known.version) return;
       if (snapshot.version === known.version && known.state === 'fresh' && state !== 'fresh') return;
     }
@@ -134,7 +150,7 @@ export class DiagnosticsFeed implements vscode.Disposable {
       uri,
       snapshot.diagnostics.map((d) => toDiagnostic(vscode, d, root)),
     );
-    this.#freshness.set(key, { state, version: snapshot.version });
+    this.#freshness.set(key, { state, version: snapshot.version, epoch });
     this.#changed();
     if (state !== 'fresh' && !this.#timers.has(key)) {
       const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
@@ -163,6 +179,34 @@ export class DiagnosticsFeed implements vscode.Disposable {
     this.#freshness.delete(key);
     this.collection.delete(uri);
     this.#changed();
+  }
+
+  /**
+   * A new backend process is starting for `backend`'s folder: nothing the previous one said is
+   * fresh any more. The entries stay visible, marked `stale`, until the new process answers
+   * (its `ready` asks again for every open document).
+   * @param backend the folder's backend
+   */
+  restarted(backend: FolderBackend): void {
+    const prefix = backend.folder.uri.toString() + '/';
+    let changed = false;
+    for (const [key, known] of this.#freshness) {
+      if (!key.startsWith(prefix) || known.state === 'stale') continue;
+      this.#freshness.set(key, { ...known, state: 'stale' });
+      changed = true;
+    }
+    if (changed) this.#changed();
+  }
+
+  /**
+   * Ownership changed (the built-in's validation setting): drop what is no longer ours, ask for
+   * what now is.
+   */
+  reconsider(): void {
+    this.collection.forEach((uri) => {
+      if (!ownsPath(uri)) this.forget(uri);
+    });
+    for (const document of vscode.workspace.textDocuments) if (ownsDocument(document)) this.schedule(document, 0);
   }
 
   /**

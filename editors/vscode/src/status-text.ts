@@ -6,7 +6,7 @@
 import type { Freshness } from './wire-types.ts';
 
 /** A backend's lifecycle state. */
-export type BackendState = 'starting' | 'ready' | 'crashed' | 'missing' | 'stopped';
+export type BackendState = 'starting' | 'ready' | 'crashed' | 'failed' | 'missing' | 'stopped' | 'asking' | 'untrusted';
 
 /** What the status bar reflects. */
 export interface StatusInput {
@@ -60,6 +60,23 @@ export function statusView(input: StatusInput): StatusView {
           ? `The backend stopped unexpectedly; restarting in ${input.restartInSeconds} s.`
           : 'The backend stopped unexpectedly.',
         'Run "dsh-lsp-actions: Restart Backend" to restart it now.',
+      );
+      break;
+    case 'failed':
+      text = '$(error) dsh-lsp-actions: failed to start';
+      alarm = 'error';
+      lines.push('The backend failed to start (or kept exiting) and is not restarted any more.', 'Fix the cause, then run "dsh-lsp-actions: Restart Backend".');
+      break;
+    case 'asking':
+      text = '$(shield) dsh-lsp-actions: allow?';
+      alarm = 'warning';
+      lines.push("The folder brings its own dsh-lsp-actions backend; it runs once you allow it (see the notification).");
+      break;
+    case 'untrusted':
+      text = '$(shield) dsh-lsp-actions: not allowed';
+      alarm = 'warning';
+      lines.push(
+        "The folder's own dsh-lsp-actions was not allowed to run. Run \"dsh-lsp-actions: Allow the Workspace's Backend\", or set \"dshLspActions.serverPath\" in User settings.",
       );
       break;
     case 'missing':

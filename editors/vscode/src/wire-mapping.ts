@@ -78,6 +78,19 @@ export function absolutePath(file: string, workspaceRoot: string): string {
 }
 
 /**
+ * TypeScript's numeric codes are shown as `TS2304`, as tsc prints them. This also keeps VS Code's
+ * built-in TypeScript extension from attaching its own quick fixes to our problems (it offers
+ * fixes for any diagnostic whose `code` is one of tsserver's numeric fix codes), so each fix is
+ * listed once — ours (docs/decisions/0061-vscode-coexistence.md).
+ * @param code the server's code
+ * @param source the server's source name
+ * @returns the code as shown
+ */
+export function displayCode(code: string | number, source: string | undefined): string | number {
+  return typeof code === 'number' && source !== undefined && /^(typescript|ts)$/i.test(source) ? `TS${code}` : code;
+}
+
+/**
  * @param vs the vscode namespace
  * @param item a wire diagnostic
  * @param workspaceRoot the folder relative paths are relative to
@@ -86,7 +99,7 @@ export function absolutePath(file: string, workspaceRoot: string): string {
 export function toDiagnostic(vs: VsShapes, item: WireDiagnostic, workspaceRoot: string): vscode.Diagnostic {
   const diagnostic = new vs.Diagnostic(toRange(vs, item.range), item.message, toSeverity(vs, item.severity));
   if (item.source !== undefined) diagnostic.source = item.source;
-  if (item.code !== undefined) diagnostic.code = item.code;
+  if (item.code !== undefined) diagnostic.code = displayCode(item.code, item.source);
   const tags: vscode.DiagnosticTag[] = [];
   for (const tag of item.tags ?? []) {
     if (tag === 1) tags.push(vs.DiagnosticTag.Unnecessary);

@@ -101,6 +101,8 @@ export interface WireEnvelope<T = Record<string, unknown>> {
   status: 'succeeded' | 'failed';
   result?: T;
   error?: WireError;
+  /** Not on the wire: the extension notes which backend process (epoch) answered. */
+  epoch?: number;
 }
 
 /** A write action's result: the files it changed (relative to the workspace root or absolute). */

@@ -46,4 +46,12 @@ describe('backend resolution order', () => {
   it('passes the folder and the sandbox preset to serve', () => {
     assert.deepEqual(serveArgs('/ws', 'read-only'), ['serve', '--workspace', '/ws', '--sandbox', 'read-only']);
   });
+
+  it("skips the folder's own backend when the user did not allow it, naming it when nothing else is found", () => {
+    const files = only('/ws/node_modules/.bin/dsh-lsp-actions', '/opt/dsh/bin/dsh-lsp-actions');
+    assert.deepEqual(resolveBackend({ ...base, serverPath: '', allowWorkspace: false, isExecutable: files }), { command: '/opt/dsh/bin/dsh-lsp-actions', source: 'path' });
+    const none = resolveBackend({ ...base, serverPath: '', allowWorkspace: false, isExecutable: only('/ws/node_modules/.bin/dsh-lsp-actions') });
+    assert.ok('missing' in none);
+    assert.match(none.missing, /\/ws\/node_modules\/\.bin\/dsh-lsp-actions was not allowed to run/);
+  });
 });

@@ -48,7 +48,8 @@ describe('wire ↔ VS Code mapping', () => {
     );
     assert.equal(d.message, "Cannot find name 'distance'.");
     assert.equal(d.severity, vs.DiagnosticSeverity.Warning);
-    assert.equal(d.code, 2304);
+    // Shown as tsc prints it; a bare number would also pull in the built-in extension's fixes.
+    assert.equal(d.code, 'TS2304');
     assert.equal(d.source, 'typescript');
     assert.deepEqual(d.tags, [vs.DiagnosticTag.Unnecessary, vs.DiagnosticTag.Deprecated]);
     assert.deepEqual(
@@ -58,6 +59,11 @@ describe('wire ↔ VS Code mapping', () => {
         ['/abs/other.ts', 4, 'and here'],
       ],
     );
+  });
+
+  it('keeps other servers’ codes as they are', () => {
+    assert.equal(toDiagnostic(vs, { range, message: 'm', source: 'Pyright', code: 'reportMissingImports' }, '/ws').code, 'reportMissingImports');
+    assert.equal(toDiagnostic(vs, { range, message: 'm', source: 'eslint', code: 12 }, '/ws').code, 12);
   });
 
   it('leaves absent optional fields absent', () => {
