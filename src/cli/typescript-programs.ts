@@ -27,8 +27,24 @@ export interface TsProgram {
   configPath: string;
   /** Absolute root file paths. */
   files: string[];
-  /** Config problems, as diagnostics keyed by the file they are in (the config or an extended one). */
+  /**
+   * What the compiler reports before it checks: config problems keyed by the file they are in
+   * (the config or an extended one) and, when the program was listed by a native `tsc`
+   * ({@link listNativePrograms}), syntax errors of its files.
+   */
   errors: Array<{ path: string; diagnostic: ReportDiagnostic }>;
+  /** Absolute config paths of the projects it references. */
+  references: string[];
+  /**
+   * The compiler's whole file list was read (`tsc --listFilesOnly`): `files` holds every file
+   * the program checks (imports, `/// <reference>`s, `types`), not only its root files.
+   */
+  complete?: true;
+  /**
+   * The compiler stops before the semantic check (syntax errors, or a config it cannot use):
+   * only {@link errors} are this program's verdict, as `tsc` prints them.
+   */
+  stops?: true;
 }
 
 type Ts = typeof TypeScript;
@@ -107,7 +123,10 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
   };
   const existing = configPath.endsWith('jsconfig.json') ? JSCONFIG_DEFAULTS : {};
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, existing, host);
-  const diagnostics = [...unrecoverable, ...(parsed?.errors ?? [])];
+  // A JSON syntax error is on the config's source file (what `tsc` gets from
+  // getConfigFileParsingDiagnostics), not in `errors`: without it a broken tsconfig passed.
+  const syntax = (parsed?.options.configFile as { parseDiagnostics?: TypeScript.Diagnostic[] } | undefined)?.parseDiagnostics ?? [];
+  const diagnostics = [...unrecoverable, ...syntax, ...(parsed?.errors ?? [])];
   const errors = diagnostics.map((d) => ({
     path: d.file?.fileName === undefined ? configPath : resolve(d.file.fileName),
     diagnostic: toReportDiagnostic(ts, d),
@@ -117,7 +136,7 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
     const target = resolve(dirname(configPath), ref.path);
     return target.endsWith('.json') ? target : join(target, 'tsconfig.json');
   });
-  return { program: { configPath, files, errors }, references };
+  return { program: { configPath, files, errors, references }, references };
 }
 
 const CATEGORY_SEVERITY: Record<number, SeverityName> = { 0: 'warning', 1: 'error', 2: 'hint', 3: 'info' };

@@ -1,0 +1,146 @@
+/**
+ * A TypeScript 7 program as its own compiler sees it: `tsc -p CONFIG --listFilesOnly` of the
+ * workspace's native `tsc` prints every file of the program (root files, imports,
+ * `/// <reference>`s, `types`, libraries) and what it reports before checking — config problems,
+ * syntax errors of any file, option errors — and stops. About 0.1 s a program, so `check` takes a
+ * TypeScript 7 program's whole file list and its early verdict from the compiler itself instead
+ * of from another TypeScript's config parser. See docs/decisions/0031-typescript-7-native-server.md.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import type { ReportDiagnostic } from './check-report.ts';
+import type { SeverityName } from './parse-args.ts';
+import type { TsProgram } from './typescript-programs.ts';
+
+/** Programs listed at once. */
+const CONCURRENCY = 4;
+
+/** How to run the native `tsc` (see `nativeCommand` in workspace-typescript.ts). */
+export interface NativeTsc {
+  command: string;
+  args: string[];
+}
+
+/** One program's listing. */
+export interface NativeListing {
+  /** Absolute paths of the program's files, outside `node_modules` (the compiler's libraries and packages are left out). */
+  files: string[];
+  /** Diagnostics printed, keyed by absolute path (a location-less one is the config's). */
+  diagnostics: Array<{ path: string; diagnostic: ReportDiagnostic }>;
+}
+
+const LOCATED = /^(.+)\((\d+),(\d+)\): (error|warning|message) TS(\d+): (.*)$/;
+const UNLOCATED = /^(error|warning|message) TS(\d+): (.*)$/;
+const SEVERITY: Record<string, SeverityName> = { error: 'error', warning: 'warning', message: 'info' };
+
+/**
+ * @param stdout what `tsc --listFilesOnly --pretty false` printed
+ * @param cwd the directory it ran in (relative paths in diagnostics resolve against it)
+ * @param configPath the program's config (a location-less diagnostic belongs to it)
+ * @returns the files and diagnostics
+ */
+export function parseNativeListing(stdout: string, cwd: string, configPath: string): NativeListing {
+  const files: string[] = [];
+  const diagnostics: NativeListing['diagnostics'] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const last = diagnostics.at(-1);
+    if (line.startsWith('  ') && last !== undefined) {
+      last.diagnostic.message += `\n${line.trim()}`;
+      continue;
+    }
+    const located = LOCATED.exec(line);
+    if (located !== null) {
+      const [, file = '', row = '1', column = '1', severity = 'error', code = '0', message = ''] = located;
+      const start = { line: Number(row) - 1, character: Number(column) - 1 };
+      diagnostics.push({
+        path: resolve(cwd, file),
+        diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: 'typescript', code: Number(code) },
+      });
+      continue;
+    }
+    const unlocated = UNLOCATED.exec(line);
+    if (unlocated !== null) {
+      const [, severity = 'error', code = '0', message = ''] = unlocated;
+      const start = { line: 0, character: 0 };
+      diagnostics.push({ path: configPath, diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: 'typescript', code: Number(code) } });
+      continue;
+    }
+    if (isAbsolute(line) && !line.split(/[\\/]/).includes('node_modules')) files.push(resolve(line));
+  }
+  return { files, diagnostics };
+}
+
+/**
+ * Whether `tsc` stops before its semantic check on this listing: a syntax error in a source file,
+ * a tsconfig that is not valid JSON (TS1xxx on the config) or an option TypeScript 7 removed
+ * (TS5102). A config problem `tsc` reports and checks on (an unknown option, TS5023) does not stop it.
+ * @param listing a program's listing
+ * @returns whether only the listing's diagnostics are the program's verdict
+ */
+export function stopsBeforeChecking(listing: NativeListing): boolean {
+  return listing.diagnostics.some(({ path, diagnostic }) => {
+    const code = Number(diagnostic.code);
+    return !path.endsWith('.json') || code < 2000 || code === 5102;
+  });
+}
+
+/**
+ * @param tsc the native compiler
+ * @param configPath absolute config path
+ * @param signal cancels (kills the child)
+ * @returns the program's listing; rejects when `tsc` cannot run or prints nothing usable
+ */
+export function listNativeProgram(tsc: NativeTsc, configPath: string, signal?: AbortSignal): Promise<NativeListing> {
+  const cwd = dirname(configPath);
+  return new Promise((resolveListing, reject) => {
+    const child = spawn(tsc.command, [...tsc.args, '-p', configPath, '--listFilesOnly', '--pretty', 'false'], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(signal === undefined ? {} : { signal }),
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const listing = parseNativeListing(Buffer.concat(out).toString('utf8'), cwd, configPath);
+      // Exit 1 with diagnostics is an answer; anything else without files or diagnostics is not.
+      if (listing.files.length === 0 && listing.diagnostics.length === 0 && code !== 0) {
+        const stderr = Buffer.concat(err).toString('utf8').trim();
+        reject(new Error(`${tsc.command} --listFilesOnly -p ${configPath} failed: ${stderr || `exit ${String(code)}`}`));
+        return;
+      }
+      resolveListing(listing);
+    });
+  });
+}
+
+/**
+ * Replaces each program's root files and config errors by what its native `tsc` lists.
+ * @param tsc the native compiler
+ * @param programs programs parsed for their structure (references)
+ * @param signal cancels
+ * @returns the programs, `complete`, with the compiler's own files, errors and whether it stops
+ */
+export async function listNativePrograms(tsc: NativeTsc, programs: readonly TsProgram[], signal?: AbortSignal): Promise<TsProgram[]> {
+  const out: TsProgram[] = [...programs];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < out.length) {
+      const index = next++;
+      const program = out[index] as TsProgram;
+      const listing = await listNativeProgram(tsc, program.configPath, signal);
+      const { stops: _stops, ...rest } = program;
+      out[index] = { ...rest, files: listing.files, errors: listing.diagnostics, complete: true, ...(stopsBeforeChecking(listing) ? { stops: true as const } : {}) };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, out.length) }, worker));
+  return out;
+}
+
+/** @returns whether a path lies under a `node_modules` directory */
+export function inNodeModules(path: string): boolean {
+  return path.split(sep).includes('node_modules');
+}
