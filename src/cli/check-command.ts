@@ -31,7 +31,8 @@ import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
 import { listNativePrograms } from './native-program-listing.ts';
-import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, type TsProgram } from './typescript-programs.ts';
+import { applySyntaxFirst } from './syntax-first.ts';
+import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
@@ -147,6 +148,12 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
       checked.push(...(await diagnoseAll(api, extra, cmd, io, plan)));
     }
+  }
+  // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
+  if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
+    const packageDir = choice.packageDir;
+    const ruled = await applySyntaxFirst(checked, fileSet.programs, (files) => syntaxErrorsIsolated(packageDir, files));
+    checked.splice(0, checked.length, ...ruled);
   }
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);

@@ -70,6 +70,45 @@ export function loadTypeScript(packageDir: string): Ts {
  */
 export function parseProgramsIsolated(packageDir: string, configs: readonly string[]): Promise<TsProgram[]> {
   if (configs.length === 0) return Promise.resolve([]);
+  return runIsolated<TsProgram[]>({ packageDir, configs });
+}
+
+/** One syntax error as the parser reports it (zero-based UTF-16 position). */
+export interface ParseError {
+  line: number;
+  character: number;
+  code: number;
+}
+
+/**
+ * The parser's own diagnostics of some files (what `tsc` reports as syntactic), in a short-lived
+ * child process like {@link parseProgramsIsolated}.
+ * @param packageDir the TypeScript package whose parser reads them
+ * @param files absolute paths
+ * @returns file → its syntax errors (empty when it parses cleanly)
+ */
+export function syntaxErrorsIsolated(packageDir: string, files: readonly string[]): Promise<Record<string, ParseError[]>> {
+  if (files.length === 0) return Promise.resolve({});
+  return runIsolated<Record<string, ParseError[]>>({ packageDir, syntax: files });
+}
+
+/**
+ * @param ts the compiler API
+ * @param files absolute paths
+ * @param read reads a file's text
+ * @returns file → the parser's diagnostics
+ */
+export function syntaxErrors(ts: Ts, files: readonly string[], read: (path: string) => string): Record<string, ParseError[]> {
+  const out: Record<string, ParseError[]> = {};
+  for (const file of files) {
+    const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, false);
+    const parsed = (source as unknown as { parseDiagnostics?: TypeScript.Diagnostic[] }).parseDiagnostics ?? [];
+    out[file] = parsed.map((d) => ({ ...ts.getLineAndCharacterOfPosition(source, d.start ?? 0), code: d.code }));
+  }
+  return out;
+}
+
+function runIsolated<T>(request: Record<string, unknown>): Promise<T> {
   const self = fileURLToPath(import.meta.url);
   const script = join(dirname(self), `typescript-programs-process${extname(self)}`);
   return new Promise((resolvePrograms, reject) => {
@@ -86,12 +125,12 @@ export function parseProgramsIsolated(packageDir: string, configs: readonly stri
         return;
       }
       try {
-        resolvePrograms(JSON.parse(Buffer.concat(out).toString('utf8')) as TsProgram[]);
+        resolvePrograms(JSON.parse(Buffer.concat(out).toString('utf8')) as T);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-    child.stdin.end(JSON.stringify({ packageDir, configs }));
+    child.stdin.end(JSON.stringify(request));
   });
 }
 
