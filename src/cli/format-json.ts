@@ -44,7 +44,7 @@ export function jsonReport(report: CheckReport, summary: CheckSummary, tool: { n
           skipped: {
             unconfigured: report.skipped.unconfigured.map((path) => displayPath(path, report.cwd)),
             ignored: report.skipped.ignored.map((path) => displayPath(path, report.cwd)),
-            ...(report.skipped.programs ? { programs: report.skipped.programs.map((path) => displayPath(path, report.cwd)) } : {}),
+            ...(report.skipped.programs !== undefined && report.skipped.programs.length > 0 ? { programs: report.skipped.programs.map((path) => displayPath(path, report.cwd)) } : {}),
           },
         }
       : {}),

@@ -72,16 +72,24 @@ export function parseNativeListing(stdout: string, cwd: string, configPath: stri
 }
 
 /**
- * Whether `tsc` stops before its semantic check on this listing: a syntax error in a source file,
- * a tsconfig that is not valid JSON (TS1xxx on the config) or an option TypeScript 7 removed
- * (TS5102). A config problem `tsc` reports and checks on (an unknown option, TS5023) does not stop it.
+ * Problems found while reading a tsconfig (its JSON syntax, TS1xxx; an unknown option, a value
+ * of the wrong type, an unreadable or empty config): `tsc` reports them and checks on. Every
+ * other diagnostic on a config is one of the program's option diagnostics (an option TypeScript
+ * 7 removed, TS5102; options that conflict), after which `tsc` stops, as after a syntax error.
+ */
+const CONFIG_READING_CODES = new Set([5023, 5024, 5025, 5083, 5092, 6046, 18002, 18003]);
+
+/**
+ * Whether `tsc` stops before its semantic check on this listing (measured with TypeScript 7.0.2:
+ * a syntax error in a source file, or an option diagnostic on the config, stops it; a JSON
+ * syntax error or an unknown option in the config does not).
  * @param listing a program's listing
  * @returns whether only the listing's diagnostics are the program's verdict
  */
 export function stopsBeforeChecking(listing: NativeListing): boolean {
   return listing.diagnostics.some(({ path, diagnostic }) => {
     const code = Number(diagnostic.code);
-    return !path.endsWith('.json') || code < 2000 || code === 5102;
+    return !path.endsWith('.json') || !(code < 2000 || CONFIG_READING_CODES.has(code));
   });
 }
 
