@@ -166,7 +166,12 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     severity: cmd.severity,
     waitMs: plan.waitMs,
     files,
-    skipped: { unconfigured: fileSet.unconfigured, ignored: fileSet.ignored, programs: fileSet.skippedPrograms.map((program) => program.configPath) },
+    skipped: {
+      unconfigured: fileSet.unconfigured,
+      ignored: fileSet.ignored,
+      programs: fileSet.skippedPrograms.map((program) => program.configPath),
+      outsidePyright: fileSet.outsidePyright,
+    },
     programs: fileSet.programs.map((program) => program.configPath),
     ...(choice === undefined ? {} : { typescript: { source: choice.source, version: choice.version, path: choice.serverPath, server: choice.kind === 'native' ? 'tsc --lsp' : 'tsserver' } }),
     ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
@@ -224,6 +229,10 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
     io.stderr.write(
       `note: skipped ${plural(configs.length, 'tsconfig program')} nested under the given path that its own tsconfig does not reference (${examples(configs)}); --all-programs checks them\n`,
     );
+  }
+  if (fileSet.outsidePyright.length > 0) {
+    const configs = fileSet.pyrightConfigs.map((path) => displayPath(path, io.cwd)).join(', ');
+    io.stderr.write(`note: skipped ${plural(fileSet.outsidePyright.length, 'Python file')} that the pyright configuration (${configs}) does not check (${examples(fileSet.outsidePyright)})\n`);
   }
   if (fileSet.ignored.length > 0) {
     io.stderr.write(`note: skipped ${plural(fileSet.ignored.length, 'path')} ignored by .gitignore (${examples(fileSet.ignored)})\n`);
@@ -299,7 +308,7 @@ async function importedFiles(
 function compilerReports(fileSet: FileSet, checked: ReadonlySet<string>): FileReport[] {
   const out: FileReport[] = [];
   for (const [path, diagnostics] of fileSet.configErrors) {
-    const isConfig = path.endsWith('.json');
+    const isConfig = path.endsWith('.json') || path.endsWith('.toml');
     if (!isConfig && checked.has(path)) continue;
     out.push({ path, state: 'fresh', diagnostics, truncated: false, ...(isConfig ? { config: true as const } : {}) });
   }

@@ -20,6 +20,7 @@ import { collectFiles } from './collect-files.ts';
 import { gitIgnoredPaths } from './gitignored-paths.ts';
 import { inNodeModules } from './native-program-listing.ts';
 import { selectPrograms } from './program-selection.ts';
+import { findPyrightScope, pyrightChecks, PYTHON_FILE, type PyrightScope } from './pyright-scope.ts';
 import { ancestorConfigs, CONFIG_NAMES, type TsProgram } from './typescript-programs.ts';
 
 /** What {@link planFileSet} needs. */
@@ -68,6 +69,10 @@ export interface FileSet {
   inferred: string[];
   /** Paths the walk skipped because `.gitignore` ignores them. */
   ignored: string[];
+  /** Python files the pyright configuration governing their directory does not check (include/exclude/ignore). */
+  outsidePyright: string[];
+  /** The pyright configurations that decided ({@link findPyrightScope}). */
+  pyrightConfigs: string[];
   /** Given directories with a `.gitignore` that git could not be asked about (not a work tree, no git). */
   gitignoreUnread: string[];
 }
@@ -86,15 +91,19 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
     for (const path of answer.paths) ignoredSet.add(path);
   }
   const collected = collectFiles(request.paths, request.cwd, { ignored: ignoredSet });
+  const python = pythonScope(collected.files, collected.explicit, dirs, request.workspace);
+  if (python.outside.size > 0) collected.files = collected.files.filter((file) => !python.outside.has(file));
   const base = {
     explicit: collected.explicit,
     dirs,
     missing: collected.missing,
     ignored: collected.ignored,
     gitignoreUnread,
+    outsidePyright: [...python.outside].sort(),
+    pyrightConfigs: python.configs,
   };
   if (request.parsePrograms === undefined) {
-    return { ...base, files: collected.files, programs: [], whole: new Set(), skippedPrograms: [], configErrors: new Map(), unconfigured: [], inferred: [] };
+    return { ...base, files: collected.files, programs: [], whole: new Set(), skippedPrograms: [], configErrors: python.errors, unconfigured: [], inferred: [] };
   }
   const configs = new Set<string>();
   for (const file of collected.files) if ((CONFIG_NAMES as readonly string[]).includes(basename(file))) configs.add(file);
@@ -128,7 +137,7 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
       if ((isWhole || inPaths(file)) && request.isTypeScriptFile(file) && !inNodeModules(file)) files.add(file);
     }
   }
-  const configErrors = new Map<string, ReportDiagnostic[]>();
+  const configErrors = new Map<string, ReportDiagnostic[]>(python.errors);
   for (const program of programs) {
     for (const { path, diagnostic } of program.errors) {
       const list = configErrors.get(path) ?? [];
@@ -137,6 +146,39 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
     }
   }
   return { ...base, files: [...files].sort(), programs, whole: selection.whole, skippedPrograms: selection.skipped, configErrors, unconfigured, inferred };
+}
+
+/**
+ * The pyright configuration of each given directory decides its Python files, as `pyright` run
+ * there decides them; a file named explicitly is always checked.
+ */
+function pythonScope(
+  files: readonly string[],
+  explicit: ReadonlySet<string>,
+  dirs: readonly string[],
+  workspace: string,
+): { outside: Set<string>; configs: string[]; errors: Map<string, ReportDiagnostic[]> } {
+  const outside = new Set<string>();
+  const configs: string[] = [];
+  const errors = new Map<string, ReportDiagnostic[]>();
+  for (const dir of dirs) {
+    let scope: PyrightScope | undefined;
+    try {
+      scope = findPyrightScope(dir, workspace);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const path = message.slice(0, message.indexOf(': ')) || dir;
+      const start = { line: 0, character: 0 };
+      errors.set(path, [{ severity: 'error', range: { start, end: start }, message, source: 'pyright' }]);
+      continue;
+    }
+    if (scope === undefined) continue;
+    if (!configs.includes(scope.configPath)) configs.push(scope.configPath);
+    for (const file of files) {
+      if (PYTHON_FILE.test(file) && !explicit.has(file) && isInside(dir, file) && !pyrightChecks(scope, file)) outside.add(file);
+    }
+  }
+  return { outside, configs, errors };
 }
 
 /**

@@ -79,6 +79,8 @@ export interface SkippedFiles {
   ignored: string[];
   /** Config paths of programs nested under a directory whose own tsconfig does not reference them. */
   programs?: string[];
+  /** Python files outside the governing pyright configuration's include/exclude/ignore (absolute). */
+  outsidePyright?: string[];
 }
 
 /** Counts over a report. */

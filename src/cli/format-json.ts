@@ -5,7 +5,7 @@
  * { "tool": {"name", "version"}, "workspaceRoot", "outcome": "clean|errors|incomplete",
  *   "interrupted"?: {signal, checked, total}, "typescript"?: {source, version, path, server},
  *   "programs"?: [tsconfig path…],
- *   "skipped"?: {unconfigured: [path…], ignored: [path…], programs?: [tsconfig path…]},
+ *   "skipped"?: {unconfigured: [path…], ignored: [path…], programs?: [tsconfig path…], outsidePyright?: [path…]},
  *   "summary": {files, errors, warnings, infos, hints, filesWithProblems, notFresh: {pending, stale, failed, unknown, total}},
  *   "files": [{ "path", "absolutePath", "state": "fresh|pending|stale|failed|unknown", "truncated", "error"?,
  *               "diagnostics": [{ "severity", "line", "column", "endLine", "endColumn", "range", "message", "source"?, "code"? }] }] }
@@ -45,6 +45,9 @@ export function jsonReport(report: CheckReport, summary: CheckSummary, tool: { n
             unconfigured: report.skipped.unconfigured.map((path) => displayPath(path, report.cwd)),
             ignored: report.skipped.ignored.map((path) => displayPath(path, report.cwd)),
             ...(report.skipped.programs !== undefined && report.skipped.programs.length > 0 ? { programs: report.skipped.programs.map((path) => displayPath(path, report.cwd)) } : {}),
+            ...(report.skipped.outsidePyright !== undefined && report.skipped.outsidePyright.length > 0
+              ? { outsidePyright: report.skipped.outsidePyright.map((path) => displayPath(path, report.cwd)) }
+              : {}),
           },
         }
       : {}),

@@ -205,6 +205,36 @@ function removeBuildOutput(root: string): void {
   }
 }
 
+const SERVERS_BIN = join(REPO, 'tests', 'servers', 'node_modules', '.bin');
+
+describe('a pyright-configured Python project: the files pyright checks', { timeout: TIMEOUT * 2, skip: !existsSync(join(SERVERS_BIN, 'pyright')) }, () => {
+  it('[tool.pyright] include/exclude decide, as pyright run in the same folder', async () => {
+    const root = project('pyright', {
+      'pyproject.toml': '[project]\nname = "pkg"\n\n[tool.pyright]\ninclude = ["src", "tests/typing"]\nexclude = ["src/pkg/generated"]\n',
+      'src/pkg/__init__.py': '',
+      'src/pkg/core.py': 'def total(xs: list[int]) -> int:\n    return sum(xs)\n\n\nlabel: str = total([1])\n',
+      'src/pkg/generated/models.py': 'x: int = "generated"\n',
+      'tests/typing/check_types.py': 'from pkg.core import total\n\ncount: int = total("x")\n',
+      'tests/test_core.py': 'broken: int = "not checked by pyright"\n',
+      'docs/conf.py': 'project: int = "docs"\n',
+      'examples/demo.py': 'undefined_name\n',
+    });
+    const pyright = spawnSync(join(SERVERS_BIN, 'pyright'), ['--outputjson'], { cwd: root, encoding: 'utf8', env: { ...env, PATH: `${SERVERS_BIN}${delimiter}${env.PATH}` } });
+    const out = JSON.parse(pyright.stdout) as { generalDiagnostics: Array<{ file: string; severity: string; rule?: string; range: { start: { line: number; character: number } } }> };
+    const expected = out.generalDiagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.file.slice(root.length + 1)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.rule}`)
+      .sort();
+    assert.ok(expected.length >= 2 && expected.every((e) => e.startsWith('src/pkg/core.py') || e.startsWith('tests/typing/')), expected.join(', '));
+    const r = await spawnCli(MAIN, ['check', '--wait-ms', '150000', '--format', 'json', '.'], { cwd: root, env: { ...env, PATH: `${SERVERS_BIN}${delimiter}${env.PATH}` }, timeoutMs: TIMEOUT });
+    assert.equal(r.code, 1, r.stderr);
+    const doc = JSON.parse(r.stdout) as JsonDoc & { skipped?: { outsidePyright?: string[] } };
+    assert.deepEqual(errorsOf(doc), expected);
+    assert.deepEqual(doc.skipped?.outsidePyright, ['docs/conf.py', 'examples/demo.py', 'src/pkg/generated/models.py', 'tests/test_core.py']);
+    assert.match(r.stderr, /^note: skipped 4 Python files that the pyright configuration \(pyproject\.toml\) does not check/m);
+  });
+});
+
 describe('a project-references solution, judged as tsc -b judges it', { timeout: TIMEOUT * 8 }, () => {
   const composite = (extra: Record<string, unknown> = {}) => JSON.stringify({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src' }, include: ['src'], ...extra });
   const files = {
