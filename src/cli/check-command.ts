@@ -31,6 +31,7 @@ import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
 import { listNativePrograms } from './native-program-listing.ts';
+import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
 import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
@@ -138,9 +139,12 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
+  const listings = new Map<string, string[]>();
+  for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
   if (choice !== undefined && !aborted(plan.signal)) {
     // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
-    const { extra, unlisted } = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
+    const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
+    for (const [config, files] of listed) listings.set(config, files);
     checked.push(...unlisted);
     if (extra.length > 0) {
       handled.push(...extra);
@@ -155,6 +159,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     const ruled = await applySyntaxFirst(checked, fileSet.programs, (files) => syntaxErrorsIsolated(packageDir, files));
     checked.splice(0, checked.length, ...ruled);
   }
+  markStaleOutputs(checked, fileSet, listings, io);
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);
   const checkedPaths = new Set(checked.map((report) => report.path));
@@ -277,9 +282,10 @@ async function importedFiles(
   handled: readonly string[],
   isTypeScriptFile: (file: string) => boolean,
   plan: CheckPlan,
-): Promise<{ extra: string[]; unlisted: FileReport[] }> {
+): Promise<{ extra: string[]; unlisted: FileReport[]; listings: Map<string, string[]> }> {
   const unlisted: FileReport[] = [];
-  if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted };
+  const listings = new Map<string, string[]>();
+  if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted, listings };
   const planned = new Set(handled);
   const extra = new Set<string>();
   for (const program of fileSet.programs) {
@@ -295,9 +301,35 @@ async function importedFiles(
       unlisted.push({ ...failedFileReport(program.configPath, new Error(`could not list the program's files through ${member}: ${why}`)), config: true });
       continue;
     }
+    listings.set(program.configPath, (listed as string[]).map((name) => resolve(name)));
     for (const file of importedOutsideInclude(fileSet, listed as string[], isTypeScriptFile, planned, fileSet.whole.has(program.configPath))) extra.add(file);
   }
-  return { extra: [...extra].sort(), unlisted };
+  return { extra: [...extra].sort(), unlisted, listings };
+}
+
+/**
+ * A program judged against another project's build output older than that project's source is
+ * not judged as `tsc -b` judges it (it builds that project first): its files are `stale`, with
+ * the output named (stale-build-outputs.ts).
+ */
+function markStaleOutputs(checked: FileReport[], fileSet: FileSet, listings: ReadonlyMap<string, string[]>, io: CliIo): void {
+  for (const program of fileSet.programs) {
+    const listed = listings.get(program.configPath);
+    if (listed === undefined) continue;
+    const stale = staleOutputsRead(program, listed, fileSet.programs);
+    const first = stale[0];
+    if (first === undefined) continue;
+    const message =
+      `judged against ${displayPath(first.output, io.cwd)}, older than its source ${displayPath(first.source, io.cwd)}` +
+      (stale.length > 1 ? ` (and ${plural(stale.length - 1, 'other build output')})` : '') +
+      `: tsc -b builds ${displayPath(first.project, io.cwd)} first; build it, or add it to ${displayPath(program.configPath, io.cwd)}'s references so its source is read`;
+    io.stderr.write(`warning: ${displayPath(program.configPath, io.cwd)} ${message}\n`);
+    const members = new Set(program.files);
+    for (const [index, report] of checked.entries()) {
+      if (!members.has(report.path) || report.state !== 'fresh') continue;
+      checked[index] = { ...report, state: 'stale', error: { code: 'STALE_BUILD_OUTPUT', message } };
+    }
+  }
 }
 
 /**

@@ -36,6 +36,12 @@ export interface TsProgram {
   /** Absolute config paths of the projects it references. */
   references: string[];
   /**
+   * Declaration file each source file is built into (`.d.ts` under its outDir/declarationDir →
+   * the source), when the program emits declarations: a program that reads another's built
+   * `.d.ts` without referencing it is judged against that output (see stale-build-outputs.ts).
+   */
+  declarationOutputs?: Record<string, string>;
+  /**
    * The compiler's whole file list was read (`tsc --listFilesOnly`): `files` holds every file
    * the program checks (imports, `/// <reference>`s, `types`), not only its root files.
    */
@@ -175,7 +181,18 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
     const target = resolve(dirname(configPath), ref.path);
     return target.endsWith('.json') ? target : join(target, 'tsconfig.json');
   });
-  return { program: { configPath, files, errors, references }, references };
+  const declarationOutputs: Record<string, string> = {};
+  if (parsed !== undefined && (parsed.options.declaration === true || parsed.options.composite === true)) {
+    for (const file of files) {
+      if (/\.d\.[cm]?ts$/.test(file)) continue;
+      for (const output of ts.getOutputFileNames(parsed, file, !ts.sys.useCaseSensitiveFileNames)) {
+        if (/\.d\.[cm]?ts$/.test(output)) declarationOutputs[resolve(output)] = file;
+      }
+    }
+  }
+  const program: TsProgram = { configPath, files, errors, references };
+  if (Object.keys(declarationOutputs).length > 0) program.declarationOutputs = declarationOutputs;
+  return { program, references };
 }
 
 const CATEGORY_SEVERITY: Record<number, SeverityName> = { 0: 'warning', 1: 'error', 2: 'hint', 3: 'info' };

@@ -293,4 +293,30 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
     const fresh = await check(root, ['.']);
     assert.deepEqual(errorsOf(fresh.doc), tsc.errors);
   });
+
+  it("a program that reads another project's .d.ts through a package name, without a reference: stale output is said, never a clean pass", async () => {
+    const root = project('solution-package', {
+      'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './core' }, { path: './app' }] }),
+      'core/tsconfig.json': composite({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src', module: 'commonjs' } }),
+      'core/package.json': JSON.stringify({ name: 'core-pkg', version: '1.0.0', main: 'out/index.js', types: 'out/index.d.ts' }),
+      'core/src/index.ts': 'export function area(w: number, h: number): number {\n  return w * h;\n}\n',
+      'app/tsconfig.json': composite({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src', module: 'commonjs' } }),
+      'app/src/main.ts': 'import { area } from "core-pkg";\nexport const a: number = area(2, 3);\n',
+    });
+    mkdirSync(join(root, 'node_modules'));
+    symlinkSync('../core', join(root, 'node_modules', 'core-pkg'));
+    assert.equal(tsc59(root, '-b').code, 0);
+    // The source changes after the build: core/out/index.d.ts is now older than core/src/index.ts.
+    await new Promise((done) => setTimeout(done, 20));
+    write(root, { 'core/src/index.ts': 'export function area(w: number, h: number, d: number): number {\n  return w * h * d;\n}\n' });
+    const r = await check(root, ['.']);
+    assert.equal(r.code, 1, 'not a clean pass on an old .d.ts');
+    assert.equal(r.doc.files.find((f) => f.path === 'app/src/main.ts')?.state, 'stale');
+    assert.match(r.stderr, /^warning: app\/tsconfig\.json judged against core\/out\/index\.d\.ts, older than its source core\/src\/index\.ts/m);
+    // Built again, the output is current: the verdict is the compiler's.
+    const tsc = tsc59(root, '-b', '--force');
+    const rebuilt = await check(root, ['.']);
+    assert.equal(rebuilt.doc.summary.notFresh.total, 0);
+    assert.deepEqual(errorsOf(rebuilt.doc), tsc.errors);
+  });
 });
