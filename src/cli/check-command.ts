@@ -30,11 +30,11 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
-import { listNativePrograms } from './native-program-listing.ts';
+import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
 import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
-import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
+import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
 export const DEFAULT_WAIT_MS = 20_000;
@@ -115,9 +115,9 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     paths: cmd.paths,
     cwd: io.cwd,
     workspace: plan.workspace,
-    // TypeScript 7 has no compiler API in JS: the embedded one reads the configs' structure
-    // (references), and the native tsc lists each program's files and early verdict.
-    parsePrograms: choice === undefined ? undefined : (configs) => parseProgramsIsolated(native === undefined ? choice.packageDir : embeddedTypeScript().packageDir, configs),
+    // TypeScript 7 has no compiler API in JS: the configs' own references give the structure,
+    // and the native tsc lists each program's files and early verdict.
+    parsePrograms: choice === undefined ? undefined : native === undefined ? (configs) => parseProgramsIsolated(choice.packageDir, configs) : nativeProgramStructure,
     isTypeScriptFile,
     includeUnconfigured: cmd.includeUnconfigured,
     allPrograms: cmd.allPrograms,

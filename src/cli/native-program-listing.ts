@@ -7,7 +7,9 @@
  * of from another TypeScript's config parser. See docs/decisions/0031-typescript-7-native-server.md.
  */
 import { spawn } from 'node:child_process';
-import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parseJsonc } from './jsonc.ts';
 import type { ReportDiagnostic } from './check-report.ts';
 import type { SeverityName } from './parse-args.ts';
 import type { TsProgram } from './typescript-programs.ts';
@@ -126,6 +128,78 @@ export function listNativeProgram(tsc: NativeTsc, configPath: string, signal?: A
 }
 
 /**
+ * The structure of TypeScript 7 programs without any compiler API (TypeScript 7 has none in
+ * JS; loading the embedded 5.9's costs ~0.6 s and 90 MB): each config's own `references`
+ * (not inherited through `extends`, so the config's own JSON is exact), followed. Files and
+ * errors come from the native listing ({@link listNativePrograms}); a config that does not
+ * parse gets its error there.
+ * @param configs absolute config paths to start from
+ * @returns every program reachable, each once, in discovery order (files and errors empty)
+ */
+export function nativeProgramStructure(configs: readonly string[]): TsProgram[] {
+  const seen = new Set<string>();
+  const out: TsProgram[] = [];
+  const queue = [...configs];
+  while (queue.length > 0) {
+    const configPath = resolve(queue.shift() as string);
+    if (seen.has(configPath)) continue;
+    seen.add(configPath);
+    const json = readConfig(configPath);
+    const references: string[] = [];
+    for (const ref of Array.isArray(json?.['references']) ? json['references'] : []) {
+      const path = isRecord(ref) && typeof ref['path'] === 'string' ? ref['path'] : undefined;
+      if (path === undefined) continue;
+      const target = resolve(dirname(configPath), path);
+      references.push(target.endsWith('.json') ? target : join(target, 'tsconfig.json'));
+    }
+    const program: TsProgram = { configPath, files: [], errors: [], references };
+    const options = isRecord(json?.['compilerOptions']) ? json['compilerOptions'] : undefined;
+    const outDir = typeof options?.['declarationDir'] === 'string' ? options['declarationDir'] : typeof options?.['outDir'] === 'string' ? options['outDir'] : undefined;
+    if (outDir !== undefined && (options?.['composite'] === true || options?.['declaration'] === true)) {
+      program.declarationLayout = {
+        outDir: resolve(dirname(configPath), outDir),
+        rootDir: resolve(dirname(configPath), typeof options?.['rootDir'] === 'string' ? options['rootDir'] : '.'),
+      };
+    }
+    out.push(program);
+    queue.push(...references);
+  }
+  return out;
+}
+
+function readConfig(path: string): Record<string, unknown> | undefined {
+  try {
+    const value = parseJsonc(readFileSync(path, 'utf8'));
+    return isRecord(value) ? value : undefined;
+  } catch {
+    // Unreadable or not JSON: the native listing reports it on the config.
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * @param program a listed program with a declaration layout
+ * @returns its sources' `.d.ts` outputs (output → source), by TypeScript's rule: the source's
+ *   path below rootDir, under outDir (declarationDir), `.ts`/`.tsx` → `.d.ts`, `.mts` → `.d.mts`, `.cts` → `.d.cts`
+ */
+function declarationOutputsOf(program: TsProgram): Record<string, string> | undefined {
+  const layout = program.declarationLayout;
+  if (layout === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const file of program.files) {
+    if (/\.d\.[cm]?ts$/.test(file) || !/\.[cm]?tsx?$/.test(file)) continue;
+    const rel = relative(layout.rootDir, file);
+    if (rel.startsWith('..')) continue;
+    out[join(layout.outDir, rel).replace(/\.([cm]?)tsx?$/, '.d.$1ts')] = file;
+  }
+  return out;
+}
+
+/**
  * Replaces each program's root files and config errors by what its native `tsc` lists.
  * @param tsc the native compiler
  * @param programs programs parsed for their structure (references)
@@ -141,7 +215,10 @@ export async function listNativePrograms(tsc: NativeTsc, programs: readonly TsPr
       const program = out[index] as TsProgram;
       const listing = await listNativeProgram(tsc, program.configPath, signal);
       const { stops: _stops, ...rest } = program;
-      out[index] = { ...rest, files: listing.files, errors: listing.diagnostics, complete: true, ...(stopsBeforeChecking(listing) ? { stops: true as const } : {}) };
+      const listed: TsProgram = { ...rest, files: listing.files, errors: listing.diagnostics, complete: true, ...(stopsBeforeChecking(listing) ? { stops: true as const } : {}) };
+      const outputs = declarationOutputsOf(listed);
+      if (outputs !== undefined) listed.declarationOutputs = outputs;
+      out[index] = listed;
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, out.length) }, worker));

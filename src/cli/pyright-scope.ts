@@ -17,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { isInside } from './check-file-set.ts';
+import { parseJsonc } from './jsonc.ts';
 
 /** The extensions pyright checks. */
 export const PYTHON_FILE = /\.pyi?$/;
@@ -51,7 +52,7 @@ export function findPyrightScope(dir: string, workspace: string): PyrightScope |
 
 function scopeIn(dir: string): PyrightScope | undefined {
   const json = join(dir, 'pyrightconfig.json');
-  if (existsSync(json)) return scopeOf(json, parseJsonc(json));
+  if (existsSync(json)) return scopeOf(json, readJsonc(json));
   const toml = join(dir, 'pyproject.toml');
   if (!existsSync(toml)) return undefined;
   let doc: unknown;
@@ -106,12 +107,10 @@ export function pyrightChecks(scope: PyrightScope, file: string): boolean {
   return matches(scope.include) && !matches(scope.exclude) && !matches(scope.ignore);
 }
 
-function parseJsonc(path: string): Record<string, unknown> {
-  const text = readFileSync(path, 'utf8');
-  // pyright reads its config as JSON with comments and trailing commas.
-  const stripped = text.replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str: string | undefined) => str ?? '').replace(/,(\s*[}\]])/g, '$1');
+function readJsonc(path: string): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(stripped);
+    // pyright reads its config as JSON with comments and trailing commas.
+    const value = parseJsonc(readFileSync(path, 'utf8'));
     if (!isRecord(value)) throw new Error('not an object');
     return value;
   } catch (error) {

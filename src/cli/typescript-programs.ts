@@ -41,6 +41,8 @@ export interface TsProgram {
    * `.d.ts` without referencing it is judged against that output (see stale-build-outputs.ts).
    */
   declarationOutputs?: Record<string, string>;
+  /** Where a TypeScript 7 program's declarations go (from its own config), to compute {@link declarationOutputs} once listed. */
+  declarationLayout?: { outDir: string; rootDir: string };
   /**
    * The compiler's whole file list was read (`tsc --listFilesOnly`): `files` holds every file
    * the program checks (imports, `/// <reference>`s, `types`), not only its root files.
