@@ -4,6 +4,9 @@
  *
  *   npm run build && node bench/check-vs-tsc.ts [--files N] [--classes N] [--rounds N] [--write] [--keep]
  *   npm run build && node bench/check-vs-tsc.ts --project DIR [--rounds N]     (an existing project, e.g. a real repository)
+ *   npm run build && node bench/check-vs-tsc.ts --typescript 7 [--files N] [--rounds N]
+ *     (TypeScript 7.0.2 from tests/servers: the generated project gets it as its
+ *      node_modules/typescript, so `check` runs its native `tsc --lsp`, and is compared with its native `tsc`)
  *
  * Generates a TypeScript project of N files (default 300: a tsconfig, N-1 modules importing
  * lower-numbered ones, three of them with a type error; `--classes K` gives each module K
@@ -17,7 +20,7 @@
  * the generated project in place and prints where.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +32,8 @@ import { treeRss } from './process-tree.ts';
 const REPO = join(import.meta.dirname, '..');
 const MAIN = join(REPO, 'lib', 'cli', 'main.js');
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const TS7_PACKAGE = join(REPO, 'tests', 'servers', 'node_modules', 'typescript7');
+const TS7_TSC = join(REPO, 'tests', 'servers', 'node_modules', '@typescript', `typescript-${process.platform}-${process.arch}`, 'lib', 'tsc');
 
 const { values } = parseArgs({
   options: {
@@ -38,8 +43,11 @@ const { values } = parseArgs({
     project: { type: 'string' },
     write: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    typescript: { type: 'string', default: '5' },
   },
 });
+/** `--typescript 7`: TypeScript 7's native tsc and language server instead of 5.9. */
+const NATIVE = values.typescript === '7';
 const FILES = Number(values.files);
 const ROUNDS = Number(values.rounds);
 /** Declaration groups per module (interface, class, two functions): 1 ≈ 20 lines, 6 ≈ 80. */
@@ -58,10 +66,10 @@ interface Sample {
   stdout: string;
 }
 
-function measure(argv: string[], cwd: string): Promise<Sample> {
+function measure(argv: string[], cwd: string, command = process.execPath): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: dirname(process.execPath) } });
+    const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: dirname(process.execPath) } });
     let stdout = '';
     let peakMiB = 0;
     let processes = 0;
@@ -104,10 +112,15 @@ async function main(): Promise<void> {
   const check: Sample[] = [];
   try {
     if (PROJECT === undefined) generateCheckProject(root, FILES, CLASSES);
+    if (NATIVE && !existsSync(join(root, 'node_modules', 'typescript'))) {
+      mkdirSync(join(root, 'node_modules'), { recursive: true });
+      symlinkSync(TS7_PACKAGE, join(root, 'node_modules', 'typescript'));
+    }
     for (let round = 0; round < ROUNDS; round++) {
       // `--incremental false`: a project's own tsconfig may ask for a build-info cache, which would
       // let every round after the first skip the work `check` does cold.
-      const t = await measure([TSC, '--noEmit', '-p', '.', '--pretty', 'false', ...(PROJECT === undefined ? [] : ['--incremental', 'false'])], root);
+      const tscArgs = ['--noEmit', '-p', '.', '--pretty', 'false', ...(PROJECT === undefined ? [] : ['--incremental', 'false'])];
+      const t = NATIVE ? await measure(tscArgs, root, TS7_TSC) : await measure([TSC, ...tscArgs], root);
       const c = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root);
       const expected = tscErrors(t.stdout);
       const got = checkErrors(c.stdout);
@@ -143,7 +156,7 @@ async function main(): Promise<void> {
     '',
     '| Tool | Wall median (ms) | Wall per round (ms) | Peak RSS median (MiB, whole process tree) | Processes |',
     '|---|---|---|---|---|',
-    row('`tsc --noEmit -p .` (TypeScript 5.9.3)', tsc),
+    row(NATIVE ? '`tsc --noEmit -p .` (TypeScript 7.0.2, native)' : '`tsc --noEmit -p .` (TypeScript 5.9.3)', tsc),
     row('`dsh-lsp-actions check .`', check),
     '',
     `Ratio check / tsc: wall ${wallRatio.toFixed(2)}× (target ≤ 1.5×), peak memory ${memRatio.toFixed(2)}× (target ≤ 2×).`,

@@ -16,6 +16,7 @@ import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
+import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
@@ -28,8 +29,11 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
-import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated } from './typescript-programs.ts';
-import { chooseTypeScript, describeTypeScript, inspectTypeScript, type TypeScriptChoice } from './workspace-typescript.ts';
+import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
+import { staleOutputsRead } from './stale-build-outputs.ts';
+import { applySyntaxFirst } from './syntax-first.ts';
+import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
+import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
 export const DEFAULT_WAIT_MS = 20_000;
@@ -60,6 +64,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     throw new SetupError(error instanceof Error ? error.message : String(error), { cause: error });
   }
   const waitMs = cmd.waitMs ?? DEFAULT_WAIT_MS;
+  const native = choice.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   const prepared = prepareComposition(
     cmd,
     {
@@ -67,9 +72,9 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       sandbox: 'read-only',
       editor: false,
       plugin: { diagnosticsWaitMs: waitMs },
-      serverDefaults: {
-        [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.tsserverPath } } },
-      },
+      ...(native === undefined
+        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.serverPath } } } } }
+        : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
     },
     io,
   );
@@ -107,15 +112,23 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
+  const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   const fileSet = await planFileSet({
     paths: cmd.paths,
     cwd: io.cwd,
     workspace: plan.workspace,
-    parsePrograms: choice === undefined ? undefined : (configs) => parseProgramsIsolated(choice.packageDir, configs),
+    // TypeScript 7 has no compiler API in JS: the configs' own references give the structure,
+    // and the native tsc lists each program's files and early verdict.
+    parsePrograms: choice === undefined ? undefined : native === undefined ? (configs) => parseProgramsIsolated(choice.packageDir, configs) : nativeProgramStructure,
     isTypeScriptFile,
     includeUnconfigured: cmd.includeUnconfigured,
+    allPrograms: cmd.allPrograms,
+    ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
   });
-  const handled = fileSet.files.filter((file) => api.engine.serversFor(file, plan.workspace).length > 0);
+  // A file whose every program stops before checking (syntax errors, an unusable config) has
+  // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
+  const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);
+  const handled = fileSet.files.filter((file) => !stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
   for (const file of fileSet.files) {
     if (fileSet.explicit.has(file) && !handled.includes(file)) {
       io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
@@ -128,9 +141,13 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
+  const listings = new Map<string, string[]>();
+  for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
   if (choice !== undefined && !aborted(plan.signal)) {
     // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
-    const extra = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
+    const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
+    for (const [config, files] of listed) listings.set(config, files);
+    checked.push(...unlisted);
     if (extra.length > 0) {
       handled.push(...extra);
       const imported = new Set(extra);
@@ -138,9 +155,17 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       checked.push(...(await diagnoseAll(api, extra, cmd, io, plan)));
     }
   }
+  // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
+  if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
+    const packageDir = choice.packageDir;
+    const ruled = await applySyntaxFirst(checked, fileSet.programs, (files) => syntaxErrorsIsolated(packageDir, files));
+    checked.splice(0, checked.length, ...ruled);
+  }
+  markStaleOutputs(checked, fileSet, listings, io);
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);
-  const files = [...configReports(fileSet), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const checkedPaths = new Set(checked.map((report) => report.path));
+  const files = [...compilerReports(fileSet, checkedPaths), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const stopped = stopSignalOf(plan.signal);
   const report: CheckReport = {
     workspaceRoot: plan.workspace,
@@ -148,8 +173,14 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     severity: cmd.severity,
     waitMs: plan.waitMs,
     files,
-    skipped: { unconfigured: fileSet.unconfigured, ignored: fileSet.ignored },
-    ...(choice === undefined ? {} : { typescript: { source: choice.source, version: choice.version, path: choice.tsserverPath } }),
+    skipped: {
+      unconfigured: fileSet.unconfigured,
+      ignored: fileSet.ignored,
+      programs: fileSet.skippedPrograms.map((program) => program.configPath),
+      outsidePyright: fileSet.outsidePyright,
+    },
+    programs: fileSet.programs.map((program) => program.configPath),
+    ...(choice === undefined ? {} : { typescript: { source: choice.source, version: choice.version, path: choice.serverPath, server: choice.kind === 'native' ? 'tsc --lsp' : 'tsserver' } }),
     ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
   };
   const summary = summarize(report);
@@ -182,10 +213,10 @@ function effectiveTypeScript(api: LspActionsApi, choice: TypeScriptChoice): Type
   if (entry === undefined) return undefined;
   const options = entry.initializationOptions as { tsserver?: { path?: unknown } } | undefined;
   const path = options?.tsserver?.path;
-  if (typeof path !== 'string' || resolve(path) === choice.tsserverPath) return choice;
+  if (choice.kind === 'native' || typeof path !== 'string' || resolve(path) === choice.serverPath) return choice;
   const packageDir = resolve(path, '..', '..');
   const found = inspectTypeScript(packageDir);
-  if ('problem' in found) return { source: 'user', version: 'unknown', packageDir, tsserverPath: resolve(path) };
+  if ('problem' in found) return { source: 'user', kind: 'tsserver', version: 'unknown', packageDir, serverPath: resolve(path) };
   return { source: 'user', packageDir, ...found };
 }
 
@@ -199,6 +230,16 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
     io.stderr.write(
       `note: skipped ${plural(fileSet.unconfigured.length, 'file')} in no tsconfig.json program (${examples(fileSet.unconfigured)}); --include-unconfigured checks them\n`,
     );
+  }
+  if (fileSet.skippedPrograms.length > 0) {
+    const configs = fileSet.skippedPrograms.map((program) => program.configPath);
+    io.stderr.write(
+      `note: skipped ${plural(configs.length, 'tsconfig program')} nested under the given path that its own tsconfig does not reference (${examples(configs)}); --all-programs checks them\n`,
+    );
+  }
+  if (fileSet.outsidePyright.length > 0) {
+    const configs = fileSet.pyrightConfigs.map((path) => displayPath(path, io.cwd)).join(', ');
+    io.stderr.write(`note: skipped ${plural(fileSet.outsidePyright.length, 'Python file')} that the pyright configuration (${configs}) does not check (${examples(fileSet.outsidePyright)})\n`);
   }
   if (fileSet.ignored.length > 0) {
     io.stderr.write(`note: skipped ${plural(fileSet.ignored.length, 'path')} ignored by .gitignore (${examples(fileSet.ignored)})\n`);
@@ -243,22 +284,81 @@ async function importedFiles(
   handled: readonly string[],
   isTypeScriptFile: (file: string) => boolean,
   plan: CheckPlan,
-): Promise<string[]> {
-  if (typeof api.engine.projectFiles !== 'function') return [];
+): Promise<{ extra: string[]; unlisted: FileReport[]; listings: Map<string, string[]> }> {
+  const unlisted: FileReport[] = [];
+  const listings = new Map<string, string[]>();
+  if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted, listings };
   const planned = new Set(handled);
   const extra = new Set<string>();
   for (const program of fileSet.programs) {
+    // A native tsc listed the whole program already.
+    if (program.complete === true) continue;
     const member = program.files.find((file) => planned.has(file));
     if (member === undefined) continue;
-    const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
-    if (listed === undefined) continue;
-    for (const file of importedOutsideInclude(fileSet, listed, isTypeScriptFile, planned)) extra.add(file);
+    const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch((error: unknown) => error);
+    if (!Array.isArray(listed)) {
+      if (aborted(plan.signal)) break;
+      // Never a silent drop: the files it imports from outside its include are not known.
+      const why = listed instanceof Error ? listed.message : 'the TypeScript server has no project for it';
+      unlisted.push({ ...failedFileReport(program.configPath, new Error(`could not list the program's files through ${member}: ${why}`)), config: true });
+      continue;
+    }
+    listings.set(program.configPath, (listed as string[]).map((name) => resolve(name)));
+    for (const file of importedOutsideInclude(fileSet, listed as string[], isTypeScriptFile, planned, fileSet.whole.has(program.configPath))) extra.add(file);
   }
-  return [...extra].sort();
+  return { extra: [...extra].sort(), unlisted, listings };
 }
 
-function configReports(fileSet: FileSet): FileReport[] {
-  return [...fileSet.configErrors].map(([path, diagnostics]) => ({ path, state: 'fresh', diagnostics, truncated: false, config: true }));
+/**
+ * A program judged against another project's build output older than that project's source is
+ * not judged as `tsc -b` judges it (it builds that project first): its files are `stale`, with
+ * the output named (stale-build-outputs.ts).
+ */
+function markStaleOutputs(checked: FileReport[], fileSet: FileSet, listings: ReadonlyMap<string, string[]>, io: CliIo): void {
+  for (const program of fileSet.programs) {
+    const listed = listings.get(program.configPath);
+    if (listed === undefined) continue;
+    const stale = staleOutputsRead(program, listed, fileSet.programs);
+    const first = stale[0];
+    if (first === undefined) continue;
+    const message =
+      `judged against ${displayPath(first.output, io.cwd)}, older than its source ${displayPath(first.source, io.cwd)}` +
+      (stale.length > 1 ? ` (and ${plural(stale.length - 1, 'other build output')})` : '') +
+      `: tsc -b builds ${displayPath(first.project, io.cwd)} first; build it, or add it to ${displayPath(program.configPath, io.cwd)}'s references so its source is read`;
+    io.stderr.write(`warning: ${displayPath(program.configPath, io.cwd)} ${message}\n`);
+    const members = new Set(program.files);
+    for (const [index, report] of checked.entries()) {
+      if (!members.has(report.path) || report.state !== 'fresh') continue;
+      checked[index] = { ...report, state: 'stale', error: { code: 'STALE_BUILD_OUTPUT', message } };
+    }
+  }
+}
+
+/**
+ * What the compiler reported before checking: config problems (on the config, `config: true`)
+ * and, for programs that stop there, syntax errors — unless the file was checked by a server,
+ * whose answer has them too.
+ */
+function compilerReports(fileSet: FileSet, checked: ReadonlySet<string>): FileReport[] {
+  const out: FileReport[] = [];
+  for (const [path, diagnostics] of fileSet.configErrors) {
+    const isConfig = path.endsWith('.json') || path.endsWith('.toml');
+    if (!isConfig && checked.has(path)) continue;
+    out.push({ path, state: 'fresh', diagnostics, truncated: false, ...(isConfig ? { config: true as const } : {}) });
+  }
+  return out;
+}
+
+/**
+ * @param programs the programs checked
+ * @returns files every program of which stops before checking ({@link TsProgram.stops})
+ */
+export function filesOnlyInStoppedPrograms(programs: readonly TsProgram[]): Set<string> {
+  const going = new Set<string>();
+  const stopped = new Set<string>();
+  for (const program of programs) for (const file of program.files) (program.stops === true ? stopped : going).add(file);
+  for (const file of going) stopped.delete(file);
+  return stopped;
 }
 
 /** Files per `diagnosticsMany` call: progress and an interrupt keep whole batches. */

@@ -18,6 +18,9 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import type { ReportDiagnostic } from './check-report.ts';
 import { collectFiles } from './collect-files.ts';
 import { gitIgnoredPaths } from './gitignored-paths.ts';
+import { inNodeModules } from './native-program-listing.ts';
+import { selectPrograms } from './program-selection.ts';
+import { findPyrightScope, pyrightChecks, PYTHON_FILE, type PyrightScope } from './pyright-scope.ts';
 import { ancestorConfigs, CONFIG_NAMES, type TsProgram } from './typescript-programs.ts';
 
 /** What {@link planFileSet} needs. */
@@ -33,6 +36,13 @@ export interface FileSetRequest {
   isTypeScriptFile: (path: string) => boolean;
   /** `--include-unconfigured`: check TypeScript files outside every program too. */
   includeUnconfigured: boolean;
+  /** `--all-programs`: every program found under a directory, not only its own tsconfig's (see {@link selectPrograms}). */
+  allPrograms?: boolean;
+  /**
+   * Completes the selected programs before files are chosen (a TypeScript 7 workspace: its
+   * `tsc --listFilesOnly` gives each program's whole file list and early verdict).
+   */
+  completePrograms?: (programs: TsProgram[]) => Promise<TsProgram[]>;
 }
 
 /** The planned file set and what was left out. */
@@ -45,8 +55,12 @@ export interface FileSet {
   dirs: string[];
   /** Given paths that do not exist. */
   missing: string[];
-  /** Programs found (config paths, discovery order). */
+  /** Programs checked (discovery order). */
   programs: TsProgram[];
+  /** Config paths of the programs checked whole: every file, inside the paths or not. */
+  whole: Set<string>;
+  /** Programs found under a directory whose own tsconfig does not reference them: not checked. */
+  skippedPrograms: TsProgram[];
   /** Config problems by file (a config or one it extends), in the paths or above them. */
   configErrors: Map<string, ReportDiagnostic[]>;
   /** TypeScript files in no program, not checked (empty with `--include-unconfigured`). */
@@ -55,6 +69,10 @@ export interface FileSet {
   inferred: string[];
   /** Paths the walk skipped because `.gitignore` ignores them. */
   ignored: string[];
+  /** Python files the pyright configuration governing their directory does not check (include/exclude/ignore). */
+  outsidePyright: string[];
+  /** The pyright configurations that decided ({@link findPyrightScope}). */
+  pyrightConfigs: string[];
   /** Given directories with a `.gitignore` that git could not be asked about (not a work tree, no git). */
   gitignoreUnread: string[];
 }
@@ -73,29 +91,39 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
     for (const path of answer.paths) ignoredSet.add(path);
   }
   const collected = collectFiles(request.paths, request.cwd, { ignored: ignoredSet });
+  const python = pythonScope(collected.files, collected.explicit, dirs, request.workspace);
+  if (python.outside.size > 0) collected.files = collected.files.filter((file) => !python.outside.has(file));
   const base = {
     explicit: collected.explicit,
     dirs,
     missing: collected.missing,
     ignored: collected.ignored,
     gitignoreUnread,
+    outsidePyright: [...python.outside].sort(),
+    pyrightConfigs: python.configs,
   };
   if (request.parsePrograms === undefined) {
-    return { ...base, files: collected.files, programs: [], configErrors: new Map(), unconfigured: [], inferred: [] };
+    return { ...base, files: collected.files, programs: [], whole: new Set(), skippedPrograms: [], configErrors: python.errors, unconfigured: [], inferred: [] };
   }
   const configs = new Set<string>();
   for (const file of collected.files) if ((CONFIG_NAMES as readonly string[]).includes(basename(file))) configs.add(file);
   for (const dir of dirs) for (const config of ancestorConfigs(dir, request.workspace, existsSync)) configs.add(config);
-  const programs = await request.parsePrograms([...configs]);
+  const found = await request.parsePrograms([...configs]);
+  const selection = selectPrograms(found, dirs, request.allPrograms === true);
+  const programs = request.completePrograms === undefined ? selection.selected : await request.completePrograms(selection.selected);
   const inPaths = (file: string): boolean => dirs.some((dir) => isInside(dir, file)) || collected.explicit.has(file);
   const inProgram = new Set<string>();
   for (const program of programs) for (const file of program.files) inProgram.add(file);
+  const inSkipped = new Set<string>();
+  for (const program of selection.skipped) for (const file of program.files) if (!inProgram.has(file)) inSkipped.add(file);
   const files = new Set<string>();
   const unconfigured: string[] = [];
   const inferred: string[] = [];
   for (const file of collected.files) {
     if (!request.isTypeScriptFile(file) || inProgram.has(file) || collected.explicit.has(file)) {
       files.add(file);
+    } else if (inSkipped.has(file)) {
+      // Named with its program in the skipped programs, not as a file in no program.
     } else if (programs.length === 0 || request.includeUnconfigured) {
       files.add(file);
       inferred.push(file);
@@ -103,8 +131,13 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
       unconfigured.push(file);
     }
   }
-  for (const file of inProgram) if (inPaths(file) && request.isTypeScriptFile(file)) files.add(file);
-  const configErrors = new Map<string, ReportDiagnostic[]>();
+  for (const program of programs) {
+    const isWhole = selection.whole.has(program.configPath);
+    for (const file of program.files) {
+      if ((isWhole || inPaths(file)) && request.isTypeScriptFile(file) && !inNodeModules(file)) files.add(file);
+    }
+  }
+  const configErrors = new Map<string, ReportDiagnostic[]>(python.errors);
   for (const program of programs) {
     for (const { path, diagnostic } of program.errors) {
       const list = configErrors.get(path) ?? [];
@@ -112,7 +145,40 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
       configErrors.set(path, list);
     }
   }
-  return { ...base, files: [...files].sort(), programs, configErrors, unconfigured, inferred };
+  return { ...base, files: [...files].sort(), programs, whole: selection.whole, skippedPrograms: selection.skipped, configErrors, unconfigured, inferred };
+}
+
+/**
+ * The pyright configuration of each given directory decides its Python files, as `pyright` run
+ * there decides them; a file named explicitly is always checked.
+ */
+function pythonScope(
+  files: readonly string[],
+  explicit: ReadonlySet<string>,
+  dirs: readonly string[],
+  workspace: string,
+): { outside: Set<string>; configs: string[]; errors: Map<string, ReportDiagnostic[]> } {
+  const outside = new Set<string>();
+  const configs: string[] = [];
+  const errors = new Map<string, ReportDiagnostic[]>();
+  for (const dir of dirs) {
+    let scope: PyrightScope | undefined;
+    try {
+      scope = findPyrightScope(dir, workspace);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const path = message.slice(0, message.indexOf(': ')) || dir;
+      const start = { line: 0, character: 0 };
+      errors.set(path, [{ severity: 'error', range: { start, end: start }, message, source: 'pyright' }]);
+      continue;
+    }
+    if (scope === undefined) continue;
+    if (!configs.includes(scope.configPath)) configs.push(scope.configPath);
+    for (const file of files) {
+      if (PYTHON_FILE.test(file) && !explicit.has(file) && isInside(dir, file) && !pyrightChecks(scope, file)) outside.add(file);
+    }
+  }
+  return { outside, configs, errors };
 }
 
 /**
@@ -123,6 +189,7 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
  * @param listed the program's files as its server lists them (root files, imports, libraries)
  * @param isTypeScriptFile whether the TypeScript server handles a file
  * @param planned files already checked
+ * @param whole the program is checked whole (its config is inside the paths): its files outside the paths count too
  * @returns absolute paths to check as well, sorted
  */
 export function importedOutsideInclude(
@@ -130,12 +197,13 @@ export function importedOutsideInclude(
   listed: readonly string[],
   isTypeScriptFile: (path: string) => boolean,
   planned: ReadonlySet<string>,
+  whole = false,
 ): string[] {
   const out = new Set<string>();
   for (const name of listed) {
     const file = resolve(name);
-    if (planned.has(file) || file.split(sep).includes('node_modules') || !isTypeScriptFile(file)) continue;
-    if (!fileSet.explicit.has(file) && !fileSet.dirs.some((dir) => isInside(dir, file))) continue;
+    if (planned.has(file) || inNodeModules(file) || !isTypeScriptFile(file)) continue;
+    if (!whole && !fileSet.explicit.has(file) && !fileSet.dirs.some((dir) => isInside(dir, file))) continue;
     out.add(file);
   }
   return [...out].sort();

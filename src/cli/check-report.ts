@@ -57,8 +57,14 @@ export interface CheckReport {
   /** Wait budget per file for fresh diagnostics. */
   waitMs: number;
   files: FileReport[];
-  /** The TypeScript the run used, when it checked TypeScript/JavaScript files. */
-  typescript?: { source: string; version: string; path: string };
+  /**
+   * The TypeScript the run used, when it checked TypeScript/JavaScript files: where it comes
+   * from, its version, the server's path and which server (`tsserver` through
+   * typescript-language-server, or TypeScript 7's own `tsc --lsp`).
+   */
+  typescript?: { source: string; version: string; path: string; server?: 'tsserver' | 'tsc --lsp' };
+  /** Config paths of the tsconfig programs checked. */
+  programs?: string[];
   /** What was not checked, and why. */
   skipped?: SkippedFiles;
   /** Set when a signal stopped the run: only the files finished before it are in `files`. */
@@ -71,6 +77,10 @@ export interface SkippedFiles {
   unconfigured: string[];
   /** Paths `.gitignore` ignores (absolute). */
   ignored: string[];
+  /** Config paths of programs nested under a directory whose own tsconfig does not reference them. */
+  programs?: string[];
+  /** Python files outside the governing pyright configuration's include/exclude/ignore (absolute). */
+  outsidePyright?: string[];
 }
 
 /** Counts over a report. */

@@ -224,11 +224,13 @@ export function mergeServers(
  * The CLI's server table: embedded TypeScript, detected presets, the user's overrides.
  * @param options where to look for installed servers
  * @param overrides the user's `--servers` overrides
+ * @param typescript the TypeScript entry to start from instead of the embedded one (a
+ *   TypeScript 7 workspace's native server); the user's overrides still merge over it
  * @returns the validated table and the detected preset ids
  */
-export function resolveServers(options: DetectOptions, overrides: ServerOverrides = {}): ResolvedServers {
+export function resolveServers(options: DetectOptions, overrides: ServerOverrides = {}, typescript?: ServerConfig): ResolvedServers {
   const detected = detectServers(options, overrides);
-  const base: Record<string, Partial<ServerConfig>> = { [EMBEDDED_TYPESCRIPT_ID]: embeddedTypeScriptServer(), ...detected };
+  const base: Record<string, Partial<ServerConfig>> = { [EMBEDDED_TYPESCRIPT_ID]: typescript ?? embeddedTypeScriptServer(), ...detected };
   return { servers: mergeServers(base, overrides), detected: Object.keys(detected) };
 }
 

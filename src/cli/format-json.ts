@@ -3,8 +3,9 @@
  *
  * ```json
  * { "tool": {"name", "version"}, "workspaceRoot", "outcome": "clean|errors|incomplete",
- *   "interrupted"?: {signal, checked, total}, "typescript"?: {source, version, path},
- *   "skipped"?: {unconfigured: [path…], ignored: [path…]},
+ *   "interrupted"?: {signal, checked, total}, "typescript"?: {source, version, path, server},
+ *   "programs"?: [tsconfig path…],
+ *   "skipped"?: {unconfigured: [path…], ignored: [path…], programs?: [tsconfig path…], outsidePyright?: [path…]},
  *   "summary": {files, errors, warnings, infos, hints, filesWithProblems, notFresh: {pending, stale, failed, unknown, total}},
  *   "files": [{ "path", "absolutePath", "state": "fresh|pending|stale|failed|unknown", "truncated", "error"?,
  *               "diagnostics": [{ "severity", "line", "column", "endLine", "endColumn", "range", "message", "source"?, "code"? }] }] }
@@ -37,11 +38,16 @@ export function jsonReport(report: CheckReport, summary: CheckSummary, tool: { n
     outcome: outcomeOf(summary, report.interrupted !== undefined),
     ...(report.interrupted ? { interrupted: { signal: report.interrupted.signal, checked: summary.files, total: report.interrupted.total } } : {}),
     ...(report.typescript ? { typescript: report.typescript } : {}),
+    ...(report.programs ? { programs: report.programs.map((path) => displayPath(path, report.cwd)) } : {}),
     ...(report.skipped
       ? {
           skipped: {
             unconfigured: report.skipped.unconfigured.map((path) => displayPath(path, report.cwd)),
             ignored: report.skipped.ignored.map((path) => displayPath(path, report.cwd)),
+            ...(report.skipped.programs !== undefined && report.skipped.programs.length > 0 ? { programs: report.skipped.programs.map((path) => displayPath(path, report.cwd)) } : {}),
+            ...(report.skipped.outsidePyright !== undefined && report.skipped.outsidePyright.length > 0
+              ? { outsidePyright: report.skipped.outsidePyright.map((path) => displayPath(path, report.cwd)) }
+              : {}),
           },
         }
       : {}),

@@ -58,7 +58,8 @@ export function formatFileState(file: FileReport, path: string, waitMs: number):
     case 'pending':
       return `${path}: pending: no fresh diagnostics within ${waitMs} ms (server still starting or indexing)`;
     case 'stale':
-      return `${path}: stale: the diagnostics shown are for an older version of the file`;
+      // A reason known to the run (e.g. a stale build output read) says more than the generic line.
+      return file.error === undefined ? `${path}: stale: the diagnostics shown are for an older version of the file` : `${path}: stale: ${file.error.message}`;
     case 'failed':
       return `${path}: failed: ${file.error?.code ?? 'ERROR'}: ${file.error?.message ?? 'unknown failure'}`;
     case 'unknown':

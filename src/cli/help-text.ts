@@ -44,19 +44,22 @@ const CHECK = `Usage: dsh-lsp-actions check [PATH…] [options]
 
 Diagnostics for files and directories (default: .), through the same engine as the agent tools
 and the editor backend — the files the compiler checks:
-  - TypeScript/JavaScript: the files of the tsconfig.json/jsconfig.json programs covering PATH
-    (include, exclude, files, extends, references) and the files they import from outside
-    include, plus files named explicitly. Files in no program are skipped with a note
-    (--include-unconfigured checks them); with no tsconfig at all, every such file is checked.
-    tsconfig errors are reported on the tsconfig.
+  - TypeScript/JavaScript: a PATH with its own tsconfig.json is that program and the programs
+    it references, every file of them (as tsc -b builds them); other programs nested under it
+    are skipped and named (--all-programs checks them). A PATH without one: the programs found
+    below it and those of its parent directories (narrowed to PATH). A program's files are what
+    tsc checks: include, exclude, files, extends, and what they import or /// reference; plus
+    files named explicitly. Files in no program are skipped with a note (--include-unconfigured
+    checks them); with no tsconfig at all, every such file is checked. tsconfig errors are
+    reported on the tsconfig (exit 1). A program with syntax errors reports only those, as tsc.
   - Other files: every file a language server handles.
   Directories are walked recursively, skipping node_modules, .git, .hg, .svn, __pycache__, .venv,
   venv and whatever the project's .gitignore ignores (asked from git). What was skipped is said
   on stderr.
 
-TypeScript: the workspace's own (node_modules/typescript from the workspace up, 4.0 or newer with a
-tsserver), else the embedded 5.9.3; the one used is named on stderr and in JSON/SARIF. One server
-process per tsconfig program.
+TypeScript: the workspace's own (node_modules/typescript from the workspace up): 4.0 to 6.x through
+its tsserver, 7 and newer through its own language server (tsc --lsp); else the embedded 5.9.3.
+The one used is named on stderr and in JSON/SARIF. One server process per tsconfig program.
 
 Output (text):
   path:line:col severity message [source code]    (one-based; path relative to the current directory)
@@ -68,6 +71,8 @@ Options:
       --severity LEVEL  Lowest severity reported: error, warning (default), info or hint
   -j, --jobs N          Batches of 50 files checked at once (default 4); a TypeScript project is
                           asked through tsserver without opening each file
+      --all-programs    Also check the tsconfig programs nested under PATH that PATH's own
+                          tsconfig does not reference
       --include-unconfigured
                         Also check TypeScript/JavaScript files that no tsconfig program includes
       --typescript WHICH

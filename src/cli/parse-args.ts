@@ -73,6 +73,8 @@ export interface CheckCommand extends CommonOptions {
   progress: boolean;
   /** `--include-unconfigured`: also check TypeScript files outside every tsconfig program. */
   includeUnconfigured: boolean;
+  /** `--all-programs`: every tsconfig program under a directory, not only its own tsconfig's and those it references. */
+  allPrograms: boolean;
   /** `--typescript`: `auto` (default: the workspace's when usable), `embedded`, `workspace`, or a path. */
   typescript: string;
 }
@@ -135,6 +137,7 @@ const CHECK = {
   jobs: { type: 'string', short: 'j' },
   'no-progress': { type: 'boolean' },
   'include-unconfigured': { type: 'boolean' },
+  'all-programs': { type: 'boolean' },
   typescript: { type: 'string' },
 } as const;
 
@@ -230,6 +233,7 @@ function parseCheck(args: readonly string[]): ParsedCommand {
     jobs: values.jobs === undefined ? 4 : integer(values.jobs, '--jobs', 1, 64),
     progress: values['no-progress'] !== true,
     includeUnconfigured: values['include-unconfigured'] === true,
+    allPrograms: values['all-programs'] === true,
     typescript: values.typescript === undefined ? 'auto' : nonEmpty(String(values.typescript), '--typescript', 'check'),
   };
 }

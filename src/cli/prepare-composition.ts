@@ -22,6 +22,8 @@ export interface CompositionRequest {
    * merged over the presets and under the user's `--servers` overrides (the user wins).
    */
   serverDefaults?: ServerOverrides;
+  /** The `typescript` entry to start from instead of the embedded one (a TypeScript 7 workspace's own server). */
+  typescriptServer?: ServerConfig;
 }
 
 /** A composition ready to boot. */
@@ -56,8 +58,9 @@ export function prepareComposition(options: CommonOptions, request: CompositionR
     const { servers, detected } = resolveServers(
       { workspace: request.workspace, path: io.env['PATH'], pathExt: io.env['PATHEXT'], rustupHome: io.env['RUSTUP_HOME'] },
       overrides,
+      request.typescriptServer,
     );
-    const { serverDefaults: _defaults, ...rest } = request;
+    const { serverDefaults: _defaults, typescriptServer: _typescript, ...rest } = request;
     const entries = defaultComposition({ ...rest, servers });
     return { source: { kind: 'entries', entries }, baseDir: request.workspace, entries, detected, servers };
   } catch (error) {

@@ -19,6 +19,9 @@ import { type CliIo, resolveWorkspace, writeAll } from './cli-io.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
 import type { ServeCommand } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
+import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
+import type { ServerConfig } from '../config.ts';
+import { chooseTypeScript, nativeCommand } from './workspace-typescript.ts';
 
 /** Why `serve` stopped. */
 export type StopReason = 'eof' | 'output-closed' | 'parent-died' | 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -50,7 +53,8 @@ export async function runServe(cmd: ServeCommand, io: CliIo, stopped: Promise<St
     // A user's composition reads the workspace from its own rows (e.g. `!!js process.cwd()`).
     process.chdir(workspace);
   }
-  const prepared = prepareComposition(cmd, { workspace, sandbox: cmd.sandbox, editor: true }, io);
+  const typescriptServer = workspaceNativeServer(workspace);
+  const prepared = prepareComposition(cmd, { workspace, sandbox: cmd.sandbox, editor: true, ...(typescriptServer === undefined ? {} : { typescriptServer }) }, io);
   servedFolders(prepared.entries, folders);
   if (cmd.printConfig) {
     const text =
@@ -204,4 +208,24 @@ export function whenStopped(stdin: CliIo['stdin']): Promise<StopReason> {
     stdin.once('end', () => finish('eof'));
     stdin.once('close', () => finish('eof'));
   });
+}
+
+/**
+ * A workspace on TypeScript 7 is served by that TypeScript's own language server (`tsc --lsp`),
+ * never by the embedded 5.9 (another compiler's verdict). Older workspaces keep the embedded
+ * server, as before.
+ * @param workspace the workspace root
+ * @returns the `typescript` entry to use instead of the embedded one, if the workspace's TypeScript is 7 or newer
+ */
+export function workspaceNativeServer(workspace: string): ServerConfig | undefined {
+  let choice: ReturnType<typeof chooseTypeScript>;
+  try {
+    choice = chooseTypeScript(workspace, 'auto', workspace);
+  } catch {
+    // No usable TypeScript found: the embedded server, as before.
+    return undefined;
+  }
+  if (choice.kind !== 'native' || choice.source !== 'workspace') return undefined;
+  const { command, args } = nativeCommand(choice.serverPath);
+  return nativeTypeScriptServer(command, args);
 }

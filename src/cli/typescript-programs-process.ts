@@ -1,13 +1,15 @@
 /**
- * Child process of `parseProgramsIsolated` (typescript-programs.ts): reads `{packageDir, configs}` as JSON on stdin,
- * parses the programs with that TypeScript's API (falling back to the embedded one when it does
- * not load), writes them as JSON on stdout, and exits — taking the compiler API's memory with it.
+ * Child process of `parseProgramsIsolated` and `syntaxErrorsIsolated` (typescript-programs.ts):
+ * reads `{packageDir, configs}` or `{packageDir, syntax: files}` as JSON on stdin, parses the
+ * programs (or the files) with that TypeScript's API (falling back to the embedded one when it
+ * does not load), writes the answer as JSON on stdout, and exits — taking the compiler API's
+ * memory with it.
  */
 import { readFileSync } from 'node:fs';
 import { embeddedTypeScript } from './workspace-typescript.ts';
-import { loadTypeScript, parsePrograms } from './typescript-programs.ts';
+import { loadTypeScript, parsePrograms, syntaxErrors } from './typescript-programs.ts';
 
-const { packageDir, configs } = JSON.parse(readFileSync(0, 'utf8')) as { packageDir: string; configs: string[] };
+const { packageDir, configs, syntax } = JSON.parse(readFileSync(0, 'utf8')) as { packageDir: string; configs?: string[]; syntax?: string[] };
 let ts: ReturnType<typeof loadTypeScript>;
 try {
   ts = loadTypeScript(packageDir);
@@ -15,4 +17,5 @@ try {
   // A TypeScript whose compiler API does not load still has a tsserver; configs are read by ours.
   ts = loadTypeScript(embeddedTypeScript().packageDir);
 }
-process.stdout.write(JSON.stringify(parsePrograms(ts, configs)));
+const answer = syntax === undefined ? parsePrograms(ts, configs ?? []) : syntaxErrors(ts, syntax, (path) => readFileSync(path, 'utf8'));
+process.stdout.write(JSON.stringify(answer));

@@ -27,8 +27,32 @@ export interface TsProgram {
   configPath: string;
   /** Absolute root file paths. */
   files: string[];
-  /** Config problems, as diagnostics keyed by the file they are in (the config or an extended one). */
+  /**
+   * What the compiler reports before it checks: config problems keyed by the file they are in
+   * (the config or an extended one) and, when the program was listed by a native `tsc`
+   * ({@link listNativePrograms}), syntax errors of its files.
+   */
   errors: Array<{ path: string; diagnostic: ReportDiagnostic }>;
+  /** Absolute config paths of the projects it references. */
+  references: string[];
+  /**
+   * Declaration file each source file is built into (`.d.ts` under its outDir/declarationDir →
+   * the source), when the program emits declarations: a program that reads another's built
+   * `.d.ts` without referencing it is judged against that output (see stale-build-outputs.ts).
+   */
+  declarationOutputs?: Record<string, string>;
+  /** Where a TypeScript 7 program's declarations go (from its own config), to compute {@link declarationOutputs} once listed. */
+  declarationLayout?: { outDir: string; rootDir: string };
+  /**
+   * The compiler's whole file list was read (`tsc --listFilesOnly`): `files` holds every file
+   * the program checks (imports, `/// <reference>`s, `types`), not only its root files.
+   */
+  complete?: true;
+  /**
+   * The compiler stops before the semantic check (syntax errors, or a config it cannot use):
+   * only {@link errors} are this program's verdict, as `tsc` prints them.
+   */
+  stops?: true;
 }
 
 type Ts = typeof TypeScript;
@@ -54,6 +78,45 @@ export function loadTypeScript(packageDir: string): Ts {
  */
 export function parseProgramsIsolated(packageDir: string, configs: readonly string[]): Promise<TsProgram[]> {
   if (configs.length === 0) return Promise.resolve([]);
+  return runIsolated<TsProgram[]>({ packageDir, configs });
+}
+
+/** One syntax error as the parser reports it (zero-based UTF-16 position). */
+export interface ParseError {
+  line: number;
+  character: number;
+  code: number;
+}
+
+/**
+ * The parser's own diagnostics of some files (what `tsc` reports as syntactic), in a short-lived
+ * child process like {@link parseProgramsIsolated}.
+ * @param packageDir the TypeScript package whose parser reads them
+ * @param files absolute paths
+ * @returns file → its syntax errors (empty when it parses cleanly)
+ */
+export function syntaxErrorsIsolated(packageDir: string, files: readonly string[]): Promise<Record<string, ParseError[]>> {
+  if (files.length === 0) return Promise.resolve({});
+  return runIsolated<Record<string, ParseError[]>>({ packageDir, syntax: files });
+}
+
+/**
+ * @param ts the compiler API
+ * @param files absolute paths
+ * @param read reads a file's text
+ * @returns file → the parser's diagnostics
+ */
+export function syntaxErrors(ts: Ts, files: readonly string[], read: (path: string) => string): Record<string, ParseError[]> {
+  const out: Record<string, ParseError[]> = {};
+  for (const file of files) {
+    const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, false);
+    const parsed = (source as unknown as { parseDiagnostics?: TypeScript.Diagnostic[] }).parseDiagnostics ?? [];
+    out[file] = parsed.map((d) => ({ ...ts.getLineAndCharacterOfPosition(source, d.start ?? 0), code: d.code }));
+  }
+  return out;
+}
+
+function runIsolated<T>(request: Record<string, unknown>): Promise<T> {
   const self = fileURLToPath(import.meta.url);
   const script = join(dirname(self), `typescript-programs-process${extname(self)}`);
   return new Promise((resolvePrograms, reject) => {
@@ -70,12 +133,12 @@ export function parseProgramsIsolated(packageDir: string, configs: readonly stri
         return;
       }
       try {
-        resolvePrograms(JSON.parse(Buffer.concat(out).toString('utf8')) as TsProgram[]);
+        resolvePrograms(JSON.parse(Buffer.concat(out).toString('utf8')) as T);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-    child.stdin.end(JSON.stringify({ packageDir, configs }));
+    child.stdin.end(JSON.stringify(request));
   });
 }
 
@@ -107,7 +170,10 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
   };
   const existing = configPath.endsWith('jsconfig.json') ? JSCONFIG_DEFAULTS : {};
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, existing, host);
-  const diagnostics = [...unrecoverable, ...(parsed?.errors ?? [])];
+  // A JSON syntax error is on the config's source file (what `tsc` gets from
+  // getConfigFileParsingDiagnostics), not in `errors`: without it a broken tsconfig passed.
+  const syntax = (parsed?.options.configFile as { parseDiagnostics?: TypeScript.Diagnostic[] } | undefined)?.parseDiagnostics ?? [];
+  const diagnostics = [...unrecoverable, ...syntax, ...(parsed?.errors ?? [])];
   const errors = diagnostics.map((d) => ({
     path: d.file?.fileName === undefined ? configPath : resolve(d.file.fileName),
     diagnostic: toReportDiagnostic(ts, d),
@@ -117,7 +183,18 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
     const target = resolve(dirname(configPath), ref.path);
     return target.endsWith('.json') ? target : join(target, 'tsconfig.json');
   });
-  return { program: { configPath, files, errors }, references };
+  const declarationOutputs: Record<string, string> = {};
+  if (parsed !== undefined && (parsed.options.declaration === true || parsed.options.composite === true)) {
+    for (const file of files) {
+      if (/\.d\.[cm]?ts$/.test(file)) continue;
+      for (const output of ts.getOutputFileNames(parsed, file, !ts.sys.useCaseSensitiveFileNames)) {
+        if (/\.d\.[cm]?ts$/.test(output)) declarationOutputs[resolve(output)] = file;
+      }
+    }
+  }
+  const program: TsProgram = { configPath, files, errors, references };
+  if (Object.keys(declarationOutputs).length > 0) program.declarationOutputs = declarationOutputs;
+  return { program, references };
 }
 
 const CATEGORY_SEVERITY: Record<number, SeverityName> = { 0: 'warning', 1: 'error', 2: 'hint', 3: 'info' };

@@ -5,6 +5,19 @@ import { ServerConfig as ServerConfigSchema } from '../config.ts';
 
 const require = createRequire(import.meta.url);
 
+/** The files the TypeScript/JavaScript server handles, by extension. */
+export const TYPESCRIPT_EXTENSIONS = {
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.d.ts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascriptreact',
+} as const;
+
 /** Server id of the embedded TypeScript/JavaScript server. */
 export const EMBEDDED_TYPESCRIPT_ID = 'typescript';
 
@@ -42,17 +55,7 @@ export function embeddedTypeScriptServer(): ServerConfig {
   return ServerConfigSchema({
     command: process.execPath,
     args: [cli, '--stdio'],
-    extensionToLanguage: {
-      '.ts': 'typescript',
-      '.mts': 'typescript',
-      '.cts': 'typescript',
-      '.d.ts': 'typescript',
-      '.tsx': 'typescriptreact',
-      '.js': 'javascript',
-      '.mjs': 'javascript',
-      '.cjs': 'javascript',
-      '.jsx': 'javascriptreact',
-    },
+    extensionToLanguage: { ...TYPESCRIPT_EXTENSIONS },
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
     env: { NODE_OPTIONS: largeSourceGuardOption() },
     initializationOptions: {

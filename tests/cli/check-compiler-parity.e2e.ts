@@ -57,7 +57,7 @@ function tscErrors(tsc: string, cwd: string): { code: number; errors: string[] }
 
 interface JsonDoc {
   outcome: string;
-  typescript?: { source: string; version: string; path: string };
+  typescript?: { source: string; version: string; path: string; server?: string };
   skipped?: { unconfigured: string[]; ignored: string[] };
   summary: { files: number; errors: number; notFresh: { total: number } };
   files: Array<{ path: string; state: string; diagnostics: Array<{ line: number; column: number; code: unknown; severity: string; source?: string }> }>;
@@ -198,7 +198,7 @@ describe("check runs the workspace's own TypeScript", { timeout: TIMEOUT * 4 }, 
     const doc = JSON.parse(r.stdout) as JsonDoc;
     assert.deepEqual(errorsOf(doc), own.errors);
     const tsserver = join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js');
-    assert.deepEqual(doc.typescript, { source: 'workspace', version: '4.9.5', path: tsserver });
+    assert.deepEqual(doc.typescript, { source: 'workspace', version: '4.9.5', path: tsserver, server: 'tsserver' });
     assert.ok(r.stderr.includes(`TypeScript: the workspace's 4.9.5 (${tsserver})`), r.stderr);
 
     const embedded = await check(root, ['--format', 'sarif', '--typescript', 'embedded']);

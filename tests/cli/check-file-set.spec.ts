@@ -35,8 +35,8 @@ const ts = loadTypeScript(embeddedTypeScript().packageDir);
 const TS_EXT = /\.(c|m)?(t|j)sx?$/;
 const rel = (root: string, paths: Iterable<string>) => [...paths].map((p) => p.slice(root.length + 1)).sort();
 
-function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false, cwd = root) {
-  return planFileSet({ paths, cwd, workspace: root, parsePrograms: (configs) => parsePrograms(ts, configs), isTypeScriptFile: (f) => TS_EXT.test(f), includeUnconfigured });
+function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false, cwd = root, allPrograms = false) {
+  return planFileSet({ paths, cwd, workspace: root, parsePrograms: (configs) => parsePrograms(ts, configs), isTypeScriptFile: (f) => TS_EXT.test(f), includeUnconfigured, allPrograms });
 }
 
 describe('planFileSet', () => {
@@ -72,13 +72,21 @@ describe('planFileSet', () => {
       'scripts/jsconfig.json': JSON.stringify({}),
       'scripts/run.js': '',
     });
-    const all = await plan(root);
+    // The root's own tsconfig decides (tsc -b): its references are checked, scripts/ is skipped and named.
+    const own = await plan(root);
+    assert.deepEqual(rel(root, own.programs.map((p) => p.configPath)), ['packages/core/tsconfig.json', 'packages/web/tsconfig.app.json', 'tsconfig.json']);
+    assert.deepEqual(rel(root, own.skippedPrograms.map((p) => p.configPath)), ['scripts/jsconfig.json']);
+    assert.deepEqual(rel(root, own.files.filter((f) => TS_EXT.test(f))), ['packages/core/src/a.ts', 'packages/web/app/w.tsx']);
+    assert.deepEqual(rel(root, own.unconfigured), ['packages/core/src/gen/g.ts', 'packages/web/other.ts']);
+    // --all-programs: every program found.
+    const all = await plan(root, ['.'], false, root, true);
     assert.deepEqual(rel(root, all.programs.map((p) => p.configPath)), [
       'packages/core/tsconfig.json',
       'packages/web/tsconfig.app.json',
       'scripts/jsconfig.json',
       'tsconfig.json',
     ]);
+    assert.deepEqual(all.skippedPrograms, []);
     assert.deepEqual(rel(root, all.files.filter((f) => TS_EXT.test(f))), ['packages/core/src/a.ts', 'packages/web/app/w.tsx', 'scripts/run.js']);
     assert.deepEqual(rel(root, all.unconfigured), ['packages/core/src/gen/g.ts', 'packages/web/other.ts']);
     // Checking only packages/core/src: its program comes from the config above it.
@@ -111,8 +119,50 @@ describe('planFileSet', () => {
       errors.map((d) => [d.severity, d.code, d.range.start.line, d.range.start.character, d.message]),
       [['error', 5023, 0, text.indexOf('"notAnOption"'), "Unknown compiler option 'notAnOption'."]],
     );
-    const empty = set.configErrors.get(join(root, 'empty', 'tsconfig.json')) ?? [];
+    // A nested program the root does not reference is not built by tsc -b: its errors only with --all-programs.
+    assert.equal(set.configErrors.get(join(root, 'empty', 'tsconfig.json')), undefined);
+    const all = await plan(root, ['.'], false, root, true);
+    const empty = all.configErrors.get(join(root, 'empty', 'tsconfig.json')) ?? [];
     assert.deepEqual(empty.map((d) => d.code), [18003]);
+  });
+
+  it('a tsconfig that is not valid JSON is an error on the tsconfig (tsc: TS1005), never a clean pass', async () => {
+    const text = '{ "compilerOptions": { "strict": true, }\n';
+    const root = tree({ 'tsconfig.json': text, 'src/a.ts': '' });
+    const set = await plan(root);
+    const errors = set.configErrors.get(join(root, 'tsconfig.json')) ?? [];
+    assert.deepEqual(
+      errors.map((d) => [d.severity, d.code, d.range.start.line]),
+      [['error', 1005, 1]],
+    );
+  });
+
+  it('a directory with its own tsconfig: that program and its references whole (files outside the directory too), nested others skipped', async () => {
+    const root = tree({
+      'tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'src/a.ts': '',
+      'website/tsconfig.json': JSON.stringify({}),
+      'website/w.ts': '',
+      'integrationTests/ts/tsconfig.json': JSON.stringify({}),
+      'integrationTests/ts/t.ts': '',
+      'app/tsconfig.json': JSON.stringify({ include: ['src', '../types/*.d.ts'], references: [{ path: '../core' }] }),
+      'app/src/m.ts': '',
+      'types/g.d.ts': '',
+      'core/tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'core/src/c.ts': '',
+    });
+    const set = await plan(root);
+    assert.deepEqual(rel(root, set.programs.map((p) => p.configPath)), ['tsconfig.json']);
+    assert.deepEqual(rel(root, set.skippedPrograms.map((p) => p.configPath)).sort(), ['app/tsconfig.json', 'core/tsconfig.json', 'integrationTests/ts/tsconfig.json', 'website/tsconfig.json']);
+    const ts = (files: string[]) => files.filter((f) => TS_EXT.test(f));
+    assert.deepEqual(rel(root, ts(set.files)), ['src/a.ts']);
+    assert.deepEqual(set.unconfigured, [], 'files of skipped programs are named with their program, not as in no program');
+    const app = await plan(root, ['app']);
+    assert.deepEqual(rel(root, app.programs.map((p) => p.configPath)), ['app/tsconfig.json', 'core/tsconfig.json']);
+    assert.deepEqual(rel(root, ts(app.files)), ['app/src/m.ts', 'core/src/c.ts', 'types/g.d.ts']);
+    // Without a tsconfig at the path, the programs below it are found as before.
+    const loose = tree({ 'a/tsconfig.json': '{}', 'a/x.ts': '', 'b/tsconfig.json': '{}', 'b/y.ts': '' });
+    assert.deepEqual(rel(loose, ts((await plan(loose)).files)), ['a/x.ts', 'b/y.ts']);
   });
 
   it('.gitignore (asked from git) is skipped and listed, except a program file', async () => {
@@ -155,17 +205,17 @@ describe('chooseTypeScript', () => {
     const choice = chooseTypeScript(join(root, 'pkg'), 'auto', root);
     assert.equal(choice.source, 'workspace');
     assert.equal(choice.version, '4.9.5');
-    assert.equal(choice.tsserverPath, join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'));
-    assert.equal(describeTypeScript(choice), `TypeScript: the workspace's 4.9.5 (${choice.tsserverPath})`);
+    assert.equal(choice.serverPath, join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'));
+    assert.equal(describeTypeScript(choice), `TypeScript: the workspace's 4.9.5 (${choice.serverPath})`);
     assert.equal(chooseTypeScript(root, 'embedded', root).source, 'embedded');
   });
 
-  it('falls back to the embedded one, saying why, for TypeScript 7 (no tsserver) or one older than 4.0', () => {
+  it('falls back to the embedded one, saying why, for a TypeScript 7 with no tsc at all or one older than 4.0', () => {
     const seven = tree({});
     fake(seven, '7.0.2', false);
     const a = chooseTypeScript(seven, 'auto', seven);
     assert.equal(a.source, 'embedded');
-    assert.match(a.rejected ?? '', /TypeScript 7\.0\.2 .* has no lib\/tsserver\.js/);
+    assert.match(a.rejected ?? '', /TypeScript 7\.0\.2 .* has neither its native tsc nor bin\/tsc/);
     assert.match(describeTypeScript(a), /^TypeScript: the embedded 5\.9\.3 \(.*\) \(not the workspace's: TypeScript 7\.0\.2/);
     assert.throws(() => chooseTypeScript(seven, 'workspace', seven), /--typescript workspace: TypeScript 7\.0\.2/);
     const old = tree({});

@@ -15,7 +15,7 @@ import {
 } from '../../src/cli/check-report.ts';
 import { jsonReport } from '../../src/cli/format-json.ts';
 import { artifactLocation, ruleIdOf, SARIF_SCHEMA, sarifLog } from '../../src/cli/format-sarif.ts';
-import { formatDiagnostic, formatSummary, formatText } from '../../src/cli/format-text.ts';
+import { formatDiagnostic, formatFileState, formatSummary, formatText } from '../../src/cli/format-text.ts';
 
 const WS = '/ws';
 const range = (l: number, c: number, el: number, ec: number) => ({ start: { line: l, character: c }, end: { line: el, character: ec } });
@@ -115,6 +115,17 @@ describe('text format', () => {
     const s = summarize({ ...sampleReport(), files: [] });
     assert.equal(formatSummary(s, 'warning'), '0 errors, 0 warnings in 0 files (0 files checked)');
     assert.equal(formatSummary(s, 'hint'), '0 errors, 0 warnings, 0 infos, 0 hints in 0 files (0 files checked)');
+  });
+});
+
+describe('stale file lines', () => {
+  it("say the run's own reason when it has one (a stale build output read), the generic line otherwise", () => {
+    const base = { path: '/ws/app/src/main.ts', diagnostics: [], truncated: false };
+    assert.equal(formatFileState({ ...base, state: 'stale' }, 'app/src/main.ts', 1000), 'app/src/main.ts: stale: the diagnostics shown are for an older version of the file');
+    assert.equal(
+      formatFileState({ ...base, state: 'stale', error: { code: 'STALE_BUILD_OUTPUT', message: 'judged against core/out/index.d.ts, older than its source' } }, 'app/src/main.ts', 1000),
+      'app/src/main.ts: stale: judged against core/out/index.d.ts, older than its source',
+    );
   });
 });
 

@@ -35,6 +35,7 @@ describe('parseArgs', () => {
       jobs: 4,
       progress: true,
       includeUnconfigured: false,
+      allPrograms: false,
       typescript: 'auto',
     });
   });
@@ -43,7 +44,7 @@ describe('parseArgs', () => {
     const cmd = parseArgs([
       'check', 'a.ts', 'src', '--workspace', '/ws', '--format', 'sarif', '--wait-ms', '5000',
       '--severity', 'hint', '-j', '2', '--no-progress', '--servers', 's.yml', '--log-level', 'debug',
-      '--include-unconfigured', '--typescript', 'embedded',
+      '--include-unconfigured', '--all-programs', '--typescript', 'embedded',
     ]);
     assert.deepEqual(cmd, {
       command: 'check',
@@ -57,6 +58,7 @@ describe('parseArgs', () => {
       jobs: 2,
       progress: false,
       includeUnconfigured: true,
+      allPrograms: true,
       typescript: 'embedded',
     });
     assert.equal((parseArgs(['check', '-f', 'json', '--config', 'c.yml']) as { format: string }).format, 'json');
@@ -133,7 +135,7 @@ describe('parseArgs', () => {
 
   it('every flag is documented in the help', () => {
     const check = helpText('check');
-    for (const flag of ['--format', '--wait-ms', '--severity', '--jobs', '--no-progress', '--workspace', '--config', '--servers', '--log-level', '--include-unconfigured', '--typescript', '130', '143']) {
+    for (const flag of ['--format', '--wait-ms', '--severity', '--jobs', '--no-progress', '--workspace', '--config', '--servers', '--log-level', '--include-unconfigured', '--all-programs', '--typescript', '130', '143']) {
       assert.ok(check.includes(flag), `check help mentions ${flag}`);
     }
     const serve = helpText('serve');
