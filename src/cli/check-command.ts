@@ -177,7 +177,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     cmd.format === 'json'
       ? formatJson(report, summary, tool)
       : cmd.format === 'sarif'
-        ? formatSarif(report, summary, tool)
+        ? formatSarif(report, summary, tool, cmd.sarifCategory === undefined ? {} : { category: cmd.sarifCategory })
         : formatText(report, summary);
   await writeAll(io.stdout, text);
   if (stopped !== undefined) {
