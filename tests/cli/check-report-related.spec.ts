@@ -73,16 +73,20 @@ describe('related locations', () => {
   });
 });
 
+const diag = (line: number, column = 6) => ({ severity: 1, range: range(line, column, line, column + 1), message: "Type 'number' is not assignable to type 'string'.", source: 'typescript', code: 2322 });
+const fingerprintOf = (r: CheckReport): unknown =>
+  (JSON.parse(JSON.stringify(sarifLog(r, summarize(r), TOOL, { readText: () => undefined }))) as any).runs[0].results[0].partialFingerprints;
+
+const fingerprints = (text: string, shift: number, extra: unknown[] = []): Array<Record<string, string>> => {
+  const r = report([diag(1 + shift), diag(2 + shift), diag(3 + shift), ...extra]);
+  const log = JSON.parse(JSON.stringify(sarifLog(r, summarize(r), TOOL, { readText: () => text }))) as Record<string, any>;
+  return log.runs[0].results.map((result: { partialFingerprints: Record<string, string> }) => result.partialFingerprints);
+};
+
 describe('SARIF fingerprints and automation details', () => {
   const before = ['import { p } from "./p";', 'const a: string = 1;', 'const b: string = 1;', 'const a2: string = 1;'].join('\n');
   // Two lines inserted at the top: every result moves down by two.
   const after = ['// a comment', '// another', before].join('\n');
-  const diag = (line: number, column = 6) => ({ severity: 1, range: range(line, column, line, column + 1), message: "Type 'number' is not assignable to type 'string'.", source: 'typescript', code: 2322 });
-  const fingerprints = (text: string, shift: number, extra: unknown[] = []): Array<Record<string, string>> => {
-    const r = report([diag(1 + shift), diag(2 + shift), diag(3 + shift), ...extra]);
-    const log = JSON.parse(JSON.stringify(sarifLog(r, summarize(r), TOOL, { readText: () => text }))) as Record<string, any>;
-    return log.runs[0].results.map((result: { partialFingerprints: Record<string, string> }) => result.partialFingerprints);
-  };
 
   it('are stable across a line shift, differ per line text, and count identical lines apart', () => {
     const a = fingerprints(before, 0);
@@ -93,8 +97,8 @@ describe('SARIF fingerprints and automation details', () => {
     for (const value of values) assert.match(value, /^[0-9a-f]{32}:\d+$/);
     // The same error twice on one line: the same hash, occurrences 1 and 2.
     const twice = fingerprints(before, 0, [diag(1, 10)]);
-    const [hash1, n1] = (twice[0]?.[FINGERPRINT_KEY] as string).split(':');
-    const [hash2, n2] = (twice[3]?.[FINGERPRINT_KEY] as string).split(':');
+    const [hash1, n1] = String(twice[0]?.[FINGERPRINT_KEY]).split(':');
+    const [hash2, n2] = String(twice[3]?.[FINGERPRINT_KEY]).split(':');
     assert.equal(hash1, hash2);
     assert.deepEqual([n1, n2], ['1', '2']);
   });
@@ -109,8 +113,7 @@ describe('SARIF fingerprints and automation details', () => {
   it('an unreadable file falls back to the message, still line-number free', () => {
     const r1 = report([diag(1)]);
     const r2 = report([diag(7)]);
-    const fp = (r: CheckReport) => (JSON.parse(JSON.stringify(sarifLog(r, summarize(r), TOOL, { readText: () => undefined }))) as any).runs[0].results[0].partialFingerprints;
-    assert.deepEqual(fp(r1), fp(r2));
+    assert.deepEqual(fingerprintOf(r1), fingerprintOf(r2));
   });
 
   it('automationDetails.id: the default category and --sarif-category', () => {
