@@ -30,6 +30,7 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { createProgress } from './progress.ts';
+import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { listNativePrograms } from './native-program-listing.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
 import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
@@ -126,16 +127,20 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);
   const handled = fileSet.files.filter((file) => !stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
-  for (const file of fileSet.files) {
-    if (fileSet.explicit.has(file) && !handled.includes(file)) {
-      io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
-    }
+  const unserved = fileSet.files.filter((file) => api.engine.serversFor(file, plan.workspace).length === 0);
+  const hinted = new Set([...unservedByGroup(unserved).values()].flat());
+  for (const file of unserved) {
+    if (fileSet.explicit.has(file) && !hinted.has(file)) io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
   }
+  const missing = missingServerLines(unserved, io.cwd);
   if (handled.length === 0 && fileSet.configErrors.size === 0) {
-    const servers = Object.keys(api.config.servers).join(', ') || 'none';
-    const why = fileSet.unconfigured.length > 0 ? ' (TypeScript files outside every tsconfig program are skipped: pass --include-unconfigured)' : '';
-    throw new SetupError(`no language server handles any of the ${plural(fileSet.files.length, 'file')} found (servers: ${servers})${why}`);
+    if (missing.length > 0) throw new SetupError(missing.join('\n'));
+    if (fileSet.unconfigured.length === 0) throw new SetupError(nothingToCheckMessage(cmd.paths, fileSet.files.length, io.cwd));
+    throw new SetupError(
+      `no file to check: ${plural(fileSet.unconfigured.length, 'TypeScript/JavaScript file')} found, outside every tsconfig program (pass --include-unconfigured)`,
+    );
   }
+  for (const line of missing) io.stderr.write(`warning: ${line}\n`);
   if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
   if (choice !== undefined && !aborted(plan.signal)) {
