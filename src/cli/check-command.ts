@@ -29,7 +29,7 @@ import { displayPath, formatText, plural } from './format-text.ts';
 import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
-import { createProgress } from './progress.ts';
+import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { listNativePrograms } from './native-program-listing.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
@@ -111,6 +111,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
   const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
+  const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   const fileSet = await planFileSet({
     paths: cmd.paths,
     cwd: io.cwd,
@@ -122,7 +123,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     includeUnconfigured: cmd.includeUnconfigured,
     allPrograms: cmd.allPrograms,
     ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
-  });
+  }).finally(() => planning.done());
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);
@@ -330,6 +331,13 @@ const PER_FILE_SLACK_MS = 2_000;
 
 async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
   const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
+  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
+  const counted = new Set<string>();
+  const count = (file: string): void => {
+    if (counted.has(file)) return;
+    counted.add(file);
+    progress.tick(displayPath(file, io.cwd));
+  };
   const batches: string[][] = [];
   for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
   const results: Array<FileReport[] | undefined> = [];
@@ -338,11 +346,11 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
     while (next < batches.length && !aborted(plan.signal)) {
       const index = next++;
       const batch = batches[index] as string[];
-      const reports = await diagnoseBatch(api, batch, cmd, plan);
+      const reports = await diagnoseBatch(api, batch, cmd, plan, count);
       // Files the interrupt cut short were not checked: they are left out, not reported failed.
       if (aborted(plan.signal)) return;
       results[index] = reports;
-      for (const file of batch) progress.tick(displayPath(file, io.cwd));
+      for (const file of batch) count(file);
     }
   };
   try {
@@ -358,18 +366,21 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
  * opening each; other files one by one). The CLI has checked that every path is inside the
  * workspace, and `check` only reads.
  */
-async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan): Promise<FileReport[]> {
+async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan, onAnswered?: (file: string) => void): Promise<FileReport[]> {
   // A composition whose engine has no batch entry (an older or a custom plugin): file by file.
   if (typeof api.engine.diagnosticsMany !== 'function') {
     const out: FileReport[] = [];
-    for (const file of files) out.push(await diagnoseOne(api, file, cmd, plan));
+    for (const file of files) {
+      out.push(await diagnoseOne(api, file, cmd, plan));
+      onAnswered?.(file);
+    }
     return out;
   }
   const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS + PER_FILE_SLACK_MS * files.length);
   const signal = plan.signal ? AbortSignal.any([plan.signal, timeout]) : timeout;
   try {
     const minSeverity = (SEVERITY_NAMES.indexOf(cmd.severity) + 1) as 1 | 2 | 3 | 4;
-    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs, minSeverity });
+    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs, minSeverity, ...(onAnswered === undefined ? {} : { onAnswered }) });
     return entries.map((entry) =>
       'error' in entry
         ? failedFileReport(entry.path, Object.assign(new Error(entry.error.message), { code: entry.error.code }))

@@ -188,7 +188,11 @@ export class LspEngine implements LspEngineApi {
     return mergeDiagnostics(target.path, version, servers);
   }
 
-  diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4 } = {}): Promise<BatchDiagnosticsEntry[]> {
+  diagnosticsMany(
+    root: string,
+    paths: readonly string[],
+    opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void } = {},
+  ): Promise<BatchDiagnosticsEntry[]> {
     this.guard();
     const deps: BatchDeps = {
       fs: this.fs,
@@ -200,7 +204,7 @@ export class LspEngine implements LspEngineApi {
       noticed: () => this.changes.noticed,
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };
-    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity);
+    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity, opts.onAnswered);
   }
 
   async prestart(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<void> {
