@@ -29,6 +29,7 @@ import { displayPath, formatText, plural } from './format-text.ts';
 import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
+import { colorEnabled, formatPretty } from './pretty-text.ts';
 import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { listNativePrograms } from './native-program-listing.ts';
@@ -184,7 +185,9 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       ? formatJson(report, summary, tool)
       : cmd.format === 'sarif'
         ? formatSarif(report, summary, tool, cmd.sarifCategory === undefined ? {} : { category: cmd.sarifCategory })
-        : formatText(report, summary);
+        : colorEnabled(cmd.pretty, io.env, io.stdout.isTTY === true)
+          ? formatPretty(report, summary)
+          : formatText(report, summary);
   await writeAll(io.stdout, text);
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
