@@ -21,7 +21,8 @@ import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
-import { type CheckReport, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
+import { watchChecks } from './check-watch.ts';
+import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
 import { formatSarif } from './format-sarif.ts';
@@ -82,7 +83,17 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   );
   const booted = await bootPrepared(prepared, cmd, io);
   try {
-    return await checkWith(booted, cmd, io, { workspace, waitMs, signal, choice });
+    const plan: CheckPlan = { workspace, waitMs, signal, choice };
+    if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
+    const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
+    return await watchChecks({
+      checkOnce: (onSummary) => checkWith(booted, cmd, io, { ...plan, onSummary }),
+      watch: nodeWorkspaceWatch(),
+      workspace,
+      io,
+      signal,
+      clearScreen: io.stdout.isTTY === true && colorEnabled(cmd.pretty, io.env, true),
+    });
   } finally {
     await booted.dispose();
   }
@@ -93,6 +104,8 @@ interface CheckPlan {
   waitMs: number;
   signal: AbortSignal | undefined;
   choice: TypeScriptChoice;
+  /** Called with the run's counts once its report is made (`--watch` prints its line from them). */
+  onSummary?: (summary: CheckSummary) => void;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -179,6 +192,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
   };
   const summary = summarize(report);
+  plan.onSummary?.(summary);
   const tool = { name: PACKAGE_NAME, version: PACKAGE_VERSION, informationUri: INFORMATION_URI };
   const text =
     cmd.format === 'json'
