@@ -21,7 +21,7 @@ import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
-import { watchChecks } from './check-watch.ts';
+import { PlanCache, watchChecks } from './check-watch.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
@@ -86,8 +86,12 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     const plan: CheckPlan = { workspace, waitMs, signal, choice };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
+    const filePlan = new PlanCache<FileSet>();
     return await watchChecks({
-      checkOnce: (onSummary) => checkWith(booted, cmd, io, { ...plan, onSummary }),
+      checkOnce: (onSummary, changes) => {
+        filePlan.changed(changes);
+        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan });
+      },
       watch: nodeWorkspaceWatch(),
       workspace,
       io,
@@ -106,6 +110,8 @@ interface CheckPlan {
   choice: TypeScriptChoice;
   /** Called with the run's counts once its report is made (`--watch` prints its line from them). */
   onSummary?: (summary: CheckSummary) => void;
+  /** `--watch`: a plan kept from an earlier run, and where to keep this run's. */
+  filePlan?: PlanCache<FileSet>;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -126,7 +132,9 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
   const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
-  const fileSet = await planFileSet({
+  // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
+  const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
+  const fileSet = reused ?? await planFileSet({
     paths: cmd.paths,
     cwd: io.cwd,
     workspace: plan.workspace,
@@ -138,6 +146,8 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     allPrograms: cmd.allPrograms,
     ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
   }).finally(() => planning.done());
+  planning.done();
+  if (reused === undefined) plan.filePlan?.keep(fileSet);
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);

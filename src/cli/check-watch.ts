@@ -21,6 +21,9 @@
  */
 import { extname } from 'node:path';
 import type { WorkspaceWatch } from '../lsp/engine-types.ts';
+
+/** A file change as the watcher reports it. */
+export type FileChange = { path: string; kind: 'created' | 'changed' | 'deleted' };
 import type { CheckSummary } from './check-report.ts';
 import { type CliIo, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { plural } from './format-text.ts';
@@ -32,8 +35,11 @@ const IGNORED_EXTENSIONS = new Set(['.swp', '.swo', '.swx', '.tmp', '.log', '.or
 
 /** What a watch needs. */
 export interface WatchDeps {
-  /** One check; writes its report to stdout and calls `onSummary` with its counts. */
-  checkOnce: (onSummary: (summary: CheckSummary) => void) => Promise<number>;
+  /**
+   * One check; writes its report to stdout and calls `onSummary` with its counts. `changes`:
+   * what changed since the previous check started (empty for the first).
+   */
+  checkOnce: (onSummary: (summary: CheckSummary) => void, changes: readonly FileChange[]) => Promise<number>;
   /** The workspace watcher (the engine's own kind: `nodeWorkspaceWatch()`). */
   watch: WorkspaceWatch;
   workspace: string;
@@ -86,9 +92,11 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
   const now = deps.now ?? (() => new Date());
   const say = (line: string): Promise<void> => writeAll(io.stdout, `${stamp(now())} ${line}\n`);
   // `dirty`: a relevant change since the last check started; `timer`: the debounce running.
-  const state: { dirty: boolean; timer?: NodeJS.Timeout; wake?: () => void } = { dirty: false };
+  const state: { dirty: boolean; timer?: NodeJS.Timeout; wake?: () => void; changes: FileChange[] } = { dirty: false, changes: [] };
   const stop = deps.watch(deps.workspace, (changes) => {
-    if (!changes.some((change) => relevantChange(change.path))) return;
+    const relevant = changes.filter((change) => relevantChange(change.path));
+    if (relevant.length === 0) return;
+    state.changes.push(...relevant);
     state.dirty = true;
     if (state.timer !== undefined) clearTimeout(state.timer);
     state.timer = setTimeout(() => {
@@ -108,7 +116,9 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     for (;;) {
       let summary: CheckSummary | undefined;
       try {
-        await deps.checkOnce((s) => (summary = s));
+        const changes = state.changes;
+        state.changes = [];
+        await deps.checkOnce((s) => (summary = s), changes);
       } catch (error) {
         // A setup problem after an edit (every file deleted, a config that no longer parses…)
         // is reported, and the watch goes on: the next edit may fix it.
@@ -128,5 +138,41 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     signal?.removeEventListener('abort', onAbort);
     if (state.timer !== undefined) clearTimeout(state.timer);
     stop();
+  }
+}
+
+/** Source files whose content does not decide a file set (tsconfig `include` globs and pyright's config do). */
+const CONTENT_ONLY = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.py', '.pyi']);
+
+/**
+ * @param changes what changed since a plan was made
+ * @returns whether that plan still holds: only existing source files' contents changed (no
+ *   file created or deleted, no config, `.gitignore` or `package.json` touched). What a source
+ *   file imports from outside the plan is asked of the server again in every run.
+ */
+export function planStillHolds(changes: readonly FileChange[]): boolean {
+  return changes.every((change) => change.kind === 'changed' && CONTENT_ONLY.has(extname(change.path).toLowerCase()));
+}
+
+/**
+ * The file set of the previous run of a watch, kept while only file contents change; a copy is
+ * handed out each time (a run adjusts its file set as it goes).
+ */
+export class PlanCache<T> {
+  private kept: T | undefined;
+
+  /** @param changes what changed since the previous run; anything but contents drops the plan */
+  changed(changes: readonly FileChange[]): void {
+    if (!planStillHolds(changes)) this.kept = undefined;
+  }
+
+  /** @returns a copy of the kept plan, if one still holds */
+  reuse(): T | undefined {
+    return this.kept === undefined ? undefined : structuredClone(this.kept);
+  }
+
+  /** @param plan a freshly made plan (copied: the run goes on to adjust its own) */
+  keep(plan: T): void {
+    this.kept = structuredClone(plan);
   }
 }

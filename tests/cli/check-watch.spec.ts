@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { CheckSummary } from '../../src/cli/check-report.ts';
-import { foundLine, relevantChange, stamp, watchChecks } from '../../src/cli/check-watch.ts';
+import { foundLine, PlanCache, planStillHolds, relevantChange, stamp, watchChecks } from '../../src/cli/check-watch.ts';
 import { Interrupted, SetupError } from '../../src/cli/cli-io.ts';
 
 type Change = { path: string; kind: 'created' | 'changed' | 'deleted' };
@@ -22,6 +22,8 @@ const summary = (errors: number, pending = 0): CheckSummary => ({
   notFresh: { pending, stale: 0, failed: 0, unknown: 0, total: pending },
 });
 
+const edit = (path: string, kind: Change['kind'] = 'changed'): Change => ({ path, kind });
+
 function harness(results: Array<CheckSummary | Error>) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -33,8 +35,10 @@ function harness(results: Array<CheckSummary | Error>) {
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const controller = new AbortController();
   let duringCheck: (() => void) | undefined;
+  const given: string[][] = [];
   const run = watchChecks({
-    checkOnce: async (onSummary) => {
+    checkOnce: async (onSummary, changes) => {
+      given.push(changes.map((change) => change.path));
       const result = results[checks] ?? summary(0);
       checks += 1;
       duringCheck?.();
@@ -64,6 +68,7 @@ function harness(results: Array<CheckSummary | Error>) {
     stderr,
     stopped: () => stopped,
     checks: () => checks,
+    given,
   };
 }
 
@@ -85,6 +90,8 @@ describe('check --watch loop', () => {
     assert.equal(await h.run, 130);
     assert.equal(h.stopped(), true);
     assert.equal(h.checks(), 4);
+    // Each check is told what changed since the previous one (temp files left out).
+    assert.deepEqual(h.given, [[], ['/ws/src/a.ts', '/ws/src/b.ts'], ['/ws/src/a.ts'], ['/ws/src/c.ts']]);
     assert.deepEqual(h.output().trimEnd().split('\n'), [
       '[09:05:07] Starting compilation in watch mode...',
       '[09:05:07] Found 0 errors. Watching for file changes.',
@@ -109,6 +116,25 @@ describe('check --watch loop', () => {
     assert.equal(await h.run, 143);
     assert.match(err, /error: nothing to check/);
     assert.match(h.output(), /Check failed\. Watching for file changes\.\n.*File change detected/);
+  });
+
+  it('the plan is reused only while nothing but existing source files changed', () => {
+    assert.equal(planStillHolds([edit('/ws/src/a.ts'), edit('/ws/x.py')]), true);
+    for (const change of [edit('/ws/src/n.ts', 'created'), edit('/ws/src/a.ts', 'deleted'), edit('/ws/tsconfig.json'), edit('/ws/.gitignore'), edit('/ws/package.json'), edit('/ws/pyproject.toml')]) {
+      assert.equal(planStillHolds([edit('/ws/src/a.ts'), change]), false, JSON.stringify(change));
+    }
+    const cache = new PlanCache<{ files: string[]; seen: Set<string> }>();
+    assert.equal(cache.reuse(), undefined);
+    const plan = { files: ['/ws/a.ts'], seen: new Set(['/ws/a.ts']) };
+    cache.keep(plan);
+    plan.files.push('/ws/mutated-after-keep.ts');
+    cache.changed([edit('/ws/a.ts')]);
+    const copy = cache.reuse();
+    assert.deepEqual(copy, { files: ['/ws/a.ts'], seen: new Set(['/ws/a.ts']) });
+    copy?.files.push('/ws/mutated-copy.ts');
+    assert.deepEqual(cache.reuse()?.files, ['/ws/a.ts'], 'each run gets its own copy');
+    cache.changed([edit('/ws/tsconfig.json')]);
+    assert.equal(cache.reuse(), undefined);
   });
 
   it('helpers: stamps, found lines, editor temp files ignored', () => {
