@@ -90,7 +90,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     return await watchChecks({
       checkOnce: (onSummary, changes) => {
         filePlan.changed(changes);
-        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan });
+        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan }).finally(() => (filePlan.ran = true));
       },
       watch: nodeWorkspaceWatch(),
       workspace,
@@ -166,7 +166,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     );
   }
   for (const line of missing) io.stderr.write(`warning: ${line}\n`);
-  if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
+  if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
   if (choice !== undefined && !aborted(plan.signal)) {
     // What the programs import from outside their `include` is checked by `tsc -p`; check it too.

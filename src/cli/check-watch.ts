@@ -160,6 +160,8 @@ export function planStillHolds(changes: readonly FileChange[]): boolean {
  */
 export class PlanCache<T> {
   private kept: T | undefined;
+  /** A run of the watch finished (later runs do not repeat the once-per-watch notes). */
+  ran = false;
 
   /** @param changes what changed since the previous run; anything but contents drops the plan */
   changed(changes: readonly FileChange[]): void {
