@@ -20,7 +20,8 @@ import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
-import { type CheckReport, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
+import { PlanCache, watchChecks } from './check-watch.ts';
+import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
 import { formatSarif } from './format-sarif.ts';
@@ -28,7 +29,9 @@ import { displayPath, formatText, plural } from './format-text.ts';
 import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
-import { createProgress } from './progress.ts';
+import { colorEnabled, formatPretty } from './pretty-text.ts';
+import { createProgress, createStatus } from './progress.ts';
+import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
@@ -80,7 +83,21 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   );
   const booted = await bootPrepared(prepared, cmd, io);
   try {
-    return await checkWith(booted, cmd, io, { workspace, waitMs, signal, choice });
+    const plan: CheckPlan = { workspace, waitMs, signal, choice };
+    if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
+    const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
+    const filePlan = new PlanCache<FileSet>();
+    return await watchChecks({
+      checkOnce: (onSummary, changes) => {
+        filePlan.changed(changes);
+        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan }).finally(() => (filePlan.ran = true));
+      },
+      watch: nodeWorkspaceWatch(),
+      workspace,
+      io,
+      signal,
+      clearScreen: io.stdout.isTTY === true && colorEnabled(cmd.pretty, io.env, true),
+    });
   } finally {
     await booted.dispose();
   }
@@ -91,6 +108,10 @@ interface CheckPlan {
   waitMs: number;
   signal: AbortSignal | undefined;
   choice: TypeScriptChoice;
+  /** Called with the run's counts once its report is made (`--watch` prints its line from them). */
+  onSummary?: (summary: CheckSummary) => void;
+  /** `--watch`: a plan kept from an earlier run, and where to keep this run's. */
+  filePlan?: PlanCache<FileSet>;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -113,7 +134,10 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
   const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
-  const fileSet = await planFileSet({
+  const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
+  // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
+  const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
+  const fileSet = reused ?? await planFileSet({
     paths: cmd.paths,
     cwd: io.cwd,
     workspace: plan.workspace,
@@ -124,22 +148,28 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     includeUnconfigured: cmd.includeUnconfigured,
     allPrograms: cmd.allPrograms,
     ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
-  });
+  }).finally(() => planning.done());
+  planning.done();
+  if (reused === undefined) plan.filePlan?.keep(fileSet);
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);
   const handled = fileSet.files.filter((file) => !stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
-  for (const file of fileSet.files) {
-    if (fileSet.explicit.has(file) && !handled.includes(file)) {
-      io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
-    }
+  const unserved = fileSet.files.filter((file) => api.engine.serversFor(file, plan.workspace).length === 0);
+  const hinted = new Set([...unservedByGroup(unserved).values()].flat());
+  for (const file of unserved) {
+    if (fileSet.explicit.has(file) && !hinted.has(file)) io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);
   }
+  const missing = missingServerLines(unserved, io.cwd);
   if (handled.length === 0 && fileSet.configErrors.size === 0) {
-    const servers = Object.keys(api.config.servers).join(', ') || 'none';
-    const why = fileSet.unconfigured.length > 0 ? ' (TypeScript files outside every tsconfig program are skipped: pass --include-unconfigured)' : '';
-    throw new SetupError(`no language server handles any of the ${plural(fileSet.files.length, 'file')} found (servers: ${servers})${why}`);
+    if (missing.length > 0) throw new SetupError(missing.join('\n'));
+    if (fileSet.unconfigured.length === 0) throw new SetupError(nothingToCheckMessage(cmd.paths, fileSet.files.length, io.cwd));
+    throw new SetupError(
+      `no file to check: ${plural(fileSet.unconfigured.length, 'TypeScript/JavaScript file')} found, outside every tsconfig program (pass --include-unconfigured)`,
+    );
   }
-  if (choice !== undefined && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
+  for (const line of missing) io.stderr.write(`warning: ${line}\n`);
+  if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const checked = await diagnoseAll(api, handled, cmd, io, plan);
   const listings = new Map<string, string[]>();
   for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
@@ -184,13 +214,16 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
   };
   const summary = summarize(report);
+  plan.onSummary?.(summary);
   const tool = { name: PACKAGE_NAME, version: PACKAGE_VERSION, informationUri: INFORMATION_URI };
   const text =
     cmd.format === 'json'
       ? formatJson(report, summary, tool)
       : cmd.format === 'sarif'
-        ? formatSarif(report, summary, tool)
-        : formatText(report, summary);
+        ? formatSarif(report, summary, tool, cmd.sarifCategory === undefined ? {} : { category: cmd.sarifCategory })
+        : colorEnabled(cmd.pretty, io.env, io.stdout.isTTY === true)
+          ? formatPretty(report, summary)
+          : formatText(report, summary);
   await writeAll(io.stdout, text);
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
@@ -368,6 +401,13 @@ const PER_FILE_SLACK_MS = 2_000;
 
 async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
   const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
+  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
+  const counted = new Set<string>();
+  const count = (file: string): void => {
+    if (counted.has(file)) return;
+    counted.add(file);
+    progress.tick(displayPath(file, io.cwd));
+  };
   const batches: string[][] = [];
   for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
   const results: Array<FileReport[] | undefined> = [];
@@ -376,11 +416,11 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
     while (next < batches.length && !aborted(plan.signal)) {
       const index = next++;
       const batch = batches[index] as string[];
-      const reports = await diagnoseBatch(api, batch, cmd, plan);
+      const reports = await diagnoseBatch(api, batch, cmd, plan, count);
       // Files the interrupt cut short were not checked: they are left out, not reported failed.
       if (aborted(plan.signal)) return;
       results[index] = reports;
-      for (const file of batch) progress.tick(displayPath(file, io.cwd));
+      for (const file of batch) count(file);
     }
   };
   try {
@@ -396,18 +436,21 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
  * opening each; other files one by one). The CLI has checked that every path is inside the
  * workspace, and `check` only reads.
  */
-async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan): Promise<FileReport[]> {
+async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan, onAnswered?: (file: string) => void): Promise<FileReport[]> {
   // A composition whose engine has no batch entry (an older or a custom plugin): file by file.
   if (typeof api.engine.diagnosticsMany !== 'function') {
     const out: FileReport[] = [];
-    for (const file of files) out.push(await diagnoseOne(api, file, cmd, plan));
+    for (const file of files) {
+      out.push(await diagnoseOne(api, file, cmd, plan));
+      onAnswered?.(file);
+    }
     return out;
   }
   const timeout = AbortSignal.timeout(plan.waitMs + RUN_SLACK_MS + PER_FILE_SLACK_MS * files.length);
   const signal = plan.signal ? AbortSignal.any([plan.signal, timeout]) : timeout;
   try {
     const minSeverity = (SEVERITY_NAMES.indexOf(cmd.severity) + 1) as 1 | 2 | 3 | 4;
-    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs, minSeverity });
+    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs, minSeverity, ...(onAnswered === undefined ? {} : { onAnswered }) });
     return entries.map((entry) =>
       'error' in entry
         ? failedFileReport(entry.path, Object.assign(new Error(entry.error.message), { code: entry.error.code }))

@@ -20,6 +20,17 @@ export interface ReportDiagnostic {
   message: string;
   source?: string;
   code?: string | number;
+  /** Related locations ("'point' is declared here."), as the server gave them. */
+  related?: RelatedLocation[];
+}
+
+/** A related location of a diagnostic: another place the message refers to. */
+export interface RelatedLocation {
+  /** Absolute path. */
+  path: string;
+  /** Zero-based UTF-16 span, as on the wire. */
+  range: Range;
+  message: string;
 }
 
 /** One checked file. */
@@ -168,13 +179,28 @@ function toDiagnostic(raw: unknown): ReportDiagnostic | undefined {
   if (!range?.start || !range.end) return undefined;
   const source = typeof d['source'] === 'string' && d['source'] !== '' ? d['source'] : undefined;
   const code = typeof d['code'] === 'string' || typeof d['code'] === 'number' ? d['code'] : undefined;
+  const related = (Array.isArray(d['relatedInformation']) ? (d['relatedInformation'] as unknown[]) : [])
+    .map(toRelated)
+    .filter((r): r is RelatedLocation => r !== undefined);
   return {
     severity: normalizeSeverity(d['severity']),
     range: { start: { ...range.start }, end: { ...range.end } },
     message: typeof d['message'] === 'string' ? d['message'] : String(d['message']),
     ...(source === undefined ? {} : { source }),
     ...(code === undefined ? {} : { code }),
+    ...(related.length === 0 ? {} : { related }),
   };
+}
+
+/** A wire related-information item (`{filePath, range, message}`; LSP's `{location: {uri, range}}` also read). */
+function toRelated(raw: unknown): RelatedLocation | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  const location = (typeof r['location'] === 'object' && r['location'] !== null ? r['location'] : {}) as Record<string, unknown>;
+  const path = typeof r['filePath'] === 'string' ? r['filePath'] : typeof location['path'] === 'string' ? location['path'] : undefined;
+  const range = (r['range'] ?? location['range']) as Range | undefined;
+  if (path === undefined || !range?.start || !range.end) return undefined;
+  return { path, range: { start: { ...range.start }, end: { ...range.end } }, message: typeof r['message'] === 'string' ? r['message'] : '' };
 }
 
 /**

@@ -8,7 +8,8 @@
  *   "skipped"?: {unconfigured: [path…], ignored: [path…], programs?: [tsconfig path…], outsidePyright?: [path…]},
  *   "summary": {files, errors, warnings, infos, hints, filesWithProblems, notFresh: {pending, stale, failed, unknown, total}},
  *   "files": [{ "path", "absolutePath", "state": "fresh|pending|stale|failed|unknown", "truncated", "error"?,
- *               "diagnostics": [{ "severity", "line", "column", "endLine", "endColumn", "range", "message", "source"?, "code"? }] }] }
+ *               "diagnostics": [{ "severity", "line", "column", "endLine", "endColumn", "range", "message", "source"?, "code"?,
+ *                                 "related"?: [{ "path", "absolutePath", "line", "column", "endLine", "endColumn", "range", "message" }] }] }] }
  * ```
  *
  * `line`/`column`/`endLine`/`endColumn` are one-based (UTF-16 columns, end exclusive); `range`
@@ -70,6 +71,20 @@ export function jsonReport(report: CheckReport, summary: CheckSummary, tool: { n
         message: d.message,
         ...(d.source === undefined ? {} : { source: d.source }),
         ...(d.code === undefined ? {} : { code: d.code }),
+        ...(d.related === undefined
+          ? {}
+          : {
+              related: d.related.map((r) => ({
+                path: displayPath(r.path, report.cwd),
+                absolutePath: r.path,
+                line: r.range.start.line + 1,
+                column: r.range.start.character + 1,
+                endLine: r.range.end.line + 1,
+                endColumn: r.range.end.character + 1,
+                range: r.range,
+                message: r.message,
+              })),
+            }),
       })),
     })),
   };

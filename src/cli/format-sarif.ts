@@ -8,12 +8,19 @@
  *   note), `message.text`, one physical location: `artifactLocation.uri` relative to the
  *   workspace with `uriBaseId: "%SRCROOT%"` (declared in `originalUriBaseIds`), and a one-based
  *   `region` (columns in UTF-16 code units, `endColumn` exclusive, as `columnKind` says).
+ * - `relatedLocations`: the server's related locations ("'point' is declared here."), each with
+ *   its message and region.
+ * - `partialFingerprints` ({@link Fingerprinter}): stable across runs and line shifts.
+ * - `automationDetails.id`: `dsh-lsp-actions/check/` or, with `--sarif-category NAME`,
+ *   `dsh-lsp-actions/check/NAME/` (the trailing `/` makes the whole id the category, as GitHub
+ *   reads it; several SARIF files uploaded for one commit need distinct categories).
  * - Files without a fresh result become `toolExecutionNotifications` of the invocation, whose
  *   `executionSuccessful` is then false: an incomplete run is never reported as a clean one.
  */
 import { relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type CheckReport, type CheckSummary, type ReportDiagnostic, outcomeOf } from './check-report.ts';
+import { cachedDiskReader, Fingerprinter, type TextReader } from './sarif-fingerprints.ts';
 
 /** The SARIF version written. */
 export const SARIF_VERSION = '2.1.0';
@@ -29,7 +36,36 @@ export interface SarifTool {
   informationUri: string;
 }
 
+/** Options of {@link sarifLog}. */
+export interface SarifOptions {
+  /** `--sarif-category`: appended to the automation id's category. */
+  category?: string;
+  /** Where file texts come from (for fingerprints); default: the disk. */
+  readText?: TextReader;
+}
+
+/** The automation id's fixed prefix. */
+export const AUTOMATION_PREFIX = 'dsh-lsp-actions/check';
+
+/**
+ * @param category `--sarif-category`, if given
+ * @returns `runs[0].automationDetails.id`, ending in `/` (all of it is the category)
+ */
+export function automationId(category: string | undefined): string {
+  const trimmed = category?.replace(/^\/+|\/+$/g, '') ?? '';
+  return trimmed === '' ? `${AUTOMATION_PREFIX}/` : `${AUTOMATION_PREFIX}/${trimmed}/`;
+}
+
 type SarifLevel = 'error' | 'warning' | 'note';
+
+function regionOf(range: ReportDiagnostic['range']): Record<string, number> {
+  return {
+    startLine: range.start.line + 1,
+    startColumn: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  };
+}
 
 /**
  * @param d a diagnostic
@@ -59,9 +95,11 @@ export function artifactLocation(path: string, root: string): { uri: string; uri
  * @param report the report
  * @param summary its counts
  * @param tool tool identity
+ * @param options category, file reader
  * @returns the SARIF log (as a value)
  */
-export function sarifLog(report: CheckReport, summary: CheckSummary, tool: SarifTool): Record<string, unknown> {
+export function sarifLog(report: CheckReport, summary: CheckSummary, tool: SarifTool, options: SarifOptions = {}): Record<string, unknown> {
+  const fingerprints = new Fingerprinter(options.readText ?? cachedDiskReader());
   const rules: Array<Record<string, unknown>> = [];
   const ruleIndex = new Map<string, number>();
   const results: Array<Record<string, unknown>> = [];
@@ -89,19 +127,17 @@ export function sarifLog(report: CheckReport, summary: CheckSummary, tool: Sarif
         ruleIndex: index,
         level: levelOf(d),
         message: { text: d.message },
-        locations: [
-          {
-            physicalLocation: {
-              artifactLocation: location,
-              region: {
-                startLine: d.range.start.line + 1,
-                startColumn: d.range.start.character + 1,
-                endLine: d.range.end.line + 1,
-                endColumn: d.range.end.character + 1,
-              },
-            },
-          },
-        ],
+        locations: [{ physicalLocation: { artifactLocation: location, region: regionOf(d.range) } }],
+        ...(d.related === undefined
+          ? {}
+          : {
+              relatedLocations: d.related.map((r, i) => ({
+                id: i,
+                physicalLocation: { artifactLocation: artifactLocation(r.path, report.workspaceRoot), region: regionOf(r.range) },
+                message: { text: r.message },
+              })),
+            }),
+        partialFingerprints: fingerprints.fingerprint(id, file.path, location.uri, d.range.start.line, d.message),
       });
     }
   }
@@ -124,6 +160,7 @@ export function sarifLog(report: CheckReport, summary: CheckSummary, tool: Sarif
             ? { extensions: [{ name: 'typescript', version: report.typescript.version, properties: { source: report.typescript.source, path: report.typescript.path } }] }
             : {}),
         },
+        automationDetails: { id: automationId(options.category) },
         originalUriBaseIds: { [SRCROOT]: { uri: `${pathToFileURL(report.workspaceRoot).href.replace(/\/?$/, '/')}` } },
         columnKind: 'utf16CodeUnits',
         invocations: [
@@ -188,8 +225,9 @@ function notFreshText(state: string, error: string | undefined, waitMs: number):
  * @param report the report
  * @param summary its counts
  * @param tool tool identity
+ * @param options category, file reader
  * @returns the SARIF text, newline-terminated
  */
-export function formatSarif(report: CheckReport, summary: CheckSummary, tool: SarifTool): string {
-  return `${JSON.stringify(sarifLog(report, summary, tool), null, 2)}\n`;
+export function formatSarif(report: CheckReport, summary: CheckSummary, tool: SarifTool, options: SarifOptions = {}): string {
+  return `${JSON.stringify(sarifLog(report, summary, tool, options), null, 2)}\n`;
 }

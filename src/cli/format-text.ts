@@ -36,13 +36,32 @@ export function plural(n: number, word: string): string {
 /**
  * @param d a diagnostic
  * @param path the printed path
- * @returns its line(s)
+ * @param base directory related locations are printed relative to
+ * @returns its line(s); each related location on its own indented line, as
+ *   `    path:line:col note message`
  */
-export function formatDiagnostic(d: ReportDiagnostic, path: string): string {
+export function formatDiagnostic(d: ReportDiagnostic, path: string, base?: string): string {
   const tag = [d.source, d.code].filter((part) => part !== undefined && part !== '').join(' ');
   const [first = '', ...rest] = d.message.split(/\r?\n/);
   const head = `${path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${first}${tag ? ` [${tag}]` : ''}`;
-  return [head, ...rest.filter((line) => line.trim() !== '').map((line) => `    ${line.trim()}`)].join('\n');
+  const lines = [head, ...rest.filter((line) => line.trim() !== '').map((line) => `    ${line.trim()}`)];
+  for (const r of d.related ?? []) {
+    const where = base === undefined ? r.path : displayPath(r.path, base);
+    lines.push(`    ${where}:${r.range.start.line + 1}:${r.range.start.character + 1} note ${oneLine(r.message)}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * @param message a message that may span lines
+ * @returns its non-empty lines joined by a space
+ */
+export function oneLine(message: string): string {
+  return message
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 /**
@@ -111,7 +130,7 @@ export function formatText(report: CheckReport, summary: CheckSummary): string {
     const path = displayPath(file.path, report.cwd);
     const state = formatFileState(file, path, report.waitMs);
     if (state !== undefined) out.push(state);
-    for (const d of file.diagnostics) out.push(formatDiagnostic(d, path));
+    for (const d of file.diagnostics) out.push(formatDiagnostic(d, path, report.cwd));
     if (file.truncated) out.push(`${path}: more diagnostics were cut by the plugin's item cap (maxItems)`);
   }
   out.push(report.interrupted ? formatInterrupted(summary, report.severity, report.interrupted) : formatSummary(summary, report.severity));

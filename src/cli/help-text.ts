@@ -79,6 +79,14 @@ Options:
                         auto (default), workspace (fail if it has none), embedded, or a path
                           to a TypeScript package directory or its lib/tsserver.js
       --no-progress     No progress line (it is only drawn when stderr is a terminal)
+      --pretty          Colour, and the source line under each problem with a ~ squiggle
+                          (default when stdout is a terminal; FORCE_COLOR/NO_COLOR are honoured)
+      --no-pretty       Plain text even on a terminal
+      --watch           Check, then re-check on every file change on the warm servers, as
+                          tsc --watch prints it; Ctrl-C stops every server and exits 130
+      --sarif-category NAME
+                        SARIF automationDetails.id category (dsh-lsp-actions/check/NAME/); one
+                          per SARIF file when several are uploaded for a commit
 ${COMMON}
 
 Exit status:

@@ -77,6 +77,12 @@ export interface CheckCommand extends CommonOptions {
   allPrograms: boolean;
   /** `--typescript`: `auto` (default: the workspace's when usable), `embedded`, `workspace`, or a path. */
   typescript: string;
+  /** `--pretty` (true) / `--no-pretty` (false); absent: decided by the terminal and NO_COLOR/FORCE_COLOR. */
+  pretty?: boolean;
+  /** `--sarif-category NAME`: the SARIF automation id's category. */
+  sarifCategory?: string;
+  /** `--watch`: check, then re-check on every change until interrupted. */
+  watch: boolean;
 }
 
 /** Every command the parser can produce. */
@@ -139,6 +145,10 @@ const CHECK = {
   'include-unconfigured': { type: 'boolean' },
   'all-programs': { type: 'boolean' },
   typescript: { type: 'string' },
+  pretty: { type: 'boolean' },
+  'no-pretty': { type: 'boolean' },
+  'sarif-category': { type: 'string' },
+  watch: { type: 'boolean' },
 } as const;
 
 /**
@@ -223,11 +233,16 @@ function parseCheck(args: readonly string[]): ParsedCommand {
     throw new UsageError('--servers configures the default composition; a --config composition sets its servers itself', 'check');
   }
   const waitMs = values['wait-ms'] === undefined ? undefined : integer(values['wait-ms'], '--wait-ms', 1, MS_MAX);
+  if (values.pretty === true && values['no-pretty'] === true) throw new UsageError('--pretty and --no-pretty contradict each other', 'check');
+  const format = values.format === undefined ? 'text' : oneOf(values.format, OUTPUT_FORMATS, '--format', 'check');
+  const sarifCategory = values['sarif-category'] === undefined ? undefined : nonEmpty(String(values['sarif-category']), '--sarif-category', 'check');
+  if (sarifCategory !== undefined && format !== 'sarif') throw new UsageError('--sarif-category applies to --format sarif only', 'check');
+  if (values.watch === true && format !== 'text') throw new UsageError('--watch prints text; --format json and sarif are one document per run', 'check');
   return {
     command: 'check',
     ...common(values, 'check'),
     paths: positionals.length > 0 ? positionals : ['.'],
-    format: values.format === undefined ? 'text' : oneOf(values.format, OUTPUT_FORMATS, '--format', 'check'),
+    format,
     ...(waitMs === undefined ? {} : { waitMs }),
     severity: values.severity === undefined ? 'warning' : oneOf(values.severity, SEVERITY_NAMES, '--severity', 'check'),
     jobs: values.jobs === undefined ? 4 : integer(values.jobs, '--jobs', 1, 64),
@@ -235,6 +250,9 @@ function parseCheck(args: readonly string[]): ParsedCommand {
     includeUnconfigured: values['include-unconfigured'] === true,
     allPrograms: values['all-programs'] === true,
     typescript: values.typescript === undefined ? 'auto' : nonEmpty(String(values.typescript), '--typescript', 'check'),
+    ...(values.pretty === true ? { pretty: true } : values['no-pretty'] === true ? { pretty: false } : {}),
+    ...(sarifCategory === undefined ? {} : { sarifCategory }),
+    watch: values.watch === true,
   };
 }
 

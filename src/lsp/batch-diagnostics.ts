@@ -49,6 +49,8 @@ export interface BatchDeps {
  * @param signal cancels everything
  * @param minSeverity the lowest severity the caller keeps (1 error … 4 hint): below 4, the
  *   unopened files' hint-only pass (tsserver's suggestion diagnostics) is not asked
+ * @param onAnswered called once per file as its answer arrives (progress only: an unopened
+ *   file's final freshness is decided when its whole group has answered)
  * @returns one result per path, in order (a file that failed alone carries its error per server)
  */
 export async function batchDiagnostics(
@@ -57,6 +59,7 @@ export async function batchDiagnostics(
   paths: readonly string[],
   signal?: AbortSignal,
   minSeverity: 1 | 2 | 3 | 4 = 4,
+  onAnswered?: (path: string) => void,
 ): Promise<BatchDiagnosticsEntry[]> {
   const results = new Map<string, BatchDiagnosticsEntry>();
   const groups = new Map<string, { serverId: string; serverRoot: string; paths: string[] }>();
@@ -81,6 +84,7 @@ export async function batchDiagnostics(
       if (!isActionError(error) || signal?.aborted) throw error;
       results.set(path, { path, error: { code: error.code, message: error.message } });
     }
+    onAnswered?.(path);
   };
   for (const group of groups.values()) {
     const [first, ...rest] = group.paths;
@@ -111,6 +115,7 @@ export async function batchDiagnostics(
             const raw = await requestTsserverDiagnostics(client, path, { signal, unopened: true, suggestions: minSeverity >= 4 });
             const items = await deps.sessions.normalizeAcross(client, (ctx) => normalizeDiagnostics(ctx, raw, path, 'tsserver diagnostics'));
             answered.push([path, serverDiagnostics({ serverId: client.serverId, mode: 'pull', strategy: 'tsserver', state: 'fresh', version: 0, items })]);
+            onAnswered?.(path);
           } catch (error) {
             if (!isActionError(error) || signal?.aborted) throw error;
             await one(path); // not in a loaded project (tsserver: "No Project"): open it

@@ -380,9 +380,14 @@ export interface LspEngineApi {
    * other files go through {@link diagnostics}. A failure of one file is its entry's `error`;
    * an abort rejects the whole call. `minSeverity` (1 error … 4 hint, default 4) is the lowest
    * severity the caller keeps: items below it may be absent (a strategy skips asking for a kind
-   * that only yields lower severities), so filter by it too.
+   * that only yields lower severities), so filter by it too. `onAnswered` is called once per
+   * file as its answer arrives (for progress; the entries returned are the result).
    */
-  diagnosticsMany(root: string, paths: readonly string[], opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4 }): Promise<BatchDiagnosticsEntry[]>;
+  diagnosticsMany(
+    root: string,
+    paths: readonly string[],
+    opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void },
+  ): Promise<BatchDiagnosticsEntry[]>;
 
   /**
    * Starts server `serverId` for the root it would use for `path` (root markers looked for from

@@ -201,7 +201,11 @@ export class LspEngine implements LspEngineApi {
     return { ...result, state: 'stale' };
   }
 
-  diagnosticsMany(root: string, paths: readonly string[], opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4 } = {}): Promise<BatchDiagnosticsEntry[]> {
+  diagnosticsMany(
+    root: string,
+    paths: readonly string[],
+    opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void } = {},
+  ): Promise<BatchDiagnosticsEntry[]> {
     this.guard();
     const deps: BatchDeps = {
       fs: this.fs,
@@ -213,7 +217,9 @@ export class LspEngine implements LspEngineApi {
       noticed: () => this.changes.noticed,
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };
-    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity).then((entries) => entries.map((e) => ('error' in e ? e : this.unlessBlind(e))));
+    return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity, opts.onAnswered).then((entries) =>
+      entries.map((e) => ('error' in e ? e : this.unlessBlind(e))),
+    );
   }
 
   async prestart(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<void> {

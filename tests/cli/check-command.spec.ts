@@ -72,7 +72,7 @@ describe('check (fake plugin)', () => {
     assert.match(missing.stderr, /no such file or directory: nope/);
     const none = await check('notes');
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /no language server handles any of the 1 file found/);
+    assert.match(none.stderr, /nothing to check: none of the 1 file under notes is of a kind a language server here checks/);
     const outside = await check('clean', '--workspace', join(ws, 'bad'));
     assert.equal(outside.code, 2);
     assert.match(outside.stderr, /is outside the workspace/);

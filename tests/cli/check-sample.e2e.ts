@@ -109,7 +109,7 @@ describe('check examples/sample (embedded typescript-language-server)', { timeou
     assert.match(missing.stderr, /no such file or directory: examples\/nope/);
     const unhandled = await run(['check', 'examples/sample/README.md']);
     assert.equal(unhandled.code, 2);
-    assert.match(unhandled.stderr, /no language server handles any of the 1 file found/);
+    assert.match(unhandled.stderr, /nothing to check: none of the 1 file under examples\/sample\/README\.md is of a kind a language server here checks/);
   });
 
   it('refuses an old Node with a clear message and exit 2', (t) => {

@@ -37,6 +37,7 @@ describe('parseArgs', () => {
       includeUnconfigured: false,
       allPrograms: false,
       typescript: 'auto',
+      watch: false,
     });
   });
 
@@ -44,7 +45,7 @@ describe('parseArgs', () => {
     const cmd = parseArgs([
       'check', 'a.ts', 'src', '--workspace', '/ws', '--format', 'sarif', '--wait-ms', '5000',
       '--severity', 'hint', '-j', '2', '--no-progress', '--servers', 's.yml', '--log-level', 'debug',
-      '--include-unconfigured', '--all-programs', '--typescript', 'embedded',
+      '--include-unconfigured', '--all-programs', '--typescript', 'embedded', '--pretty', '--sarif-category', 'frontend',
     ]);
     assert.deepEqual(cmd, {
       command: 'check',
@@ -60,9 +61,22 @@ describe('parseArgs', () => {
       includeUnconfigured: true,
       allPrograms: true,
       typescript: 'embedded',
+      pretty: true,
+      sarifCategory: 'frontend',
+      watch: false,
     });
     assert.equal((parseArgs(['check', '-f', 'json', '--config', 'c.yml']) as { format: string }).format, 'json');
     assert.equal((parseArgs(['check', '--format=json']) as { format: string }).format, 'json');
+  });
+
+  it('check: --pretty/--no-pretty, --watch, --sarif-category, and their contradictions', () => {
+    assert.equal((parseArgs(['check', '--no-pretty']) as { pretty?: boolean }).pretty, false);
+    assert.equal('pretty' in (parseArgs(['check']) as object), false);
+    assert.equal((parseArgs(['check', '--watch']) as { watch: boolean }).watch, true);
+    assert.throws(() => parseArgs(['check', '--pretty', '--no-pretty']), /contradict/);
+    assert.throws(() => parseArgs(['check', '--sarif-category', 'x']), /--format sarif only/);
+    assert.throws(() => parseArgs(['check', '--sarif-category', '', '-f', 'sarif']), /needs a value/);
+    assert.throws(() => parseArgs(['check', '--watch', '-f', 'json']), /--watch prints text/);
   });
 
   it('serve: sandbox from the flag, then DSH_PERMISSION_MODE, then workspace-write', () => {

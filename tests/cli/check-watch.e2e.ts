@@ -1,0 +1,99 @@
+/**
+ * `check --watch` as a user runs it: the built CLI on a real TypeScript project (the embedded
+ * typescript-language-server + TypeScript 5.9): the first check, an edit that adds an error →
+ * "File change detected", the new error printed in the re-check, "Found 1 error"; the fix →
+ * "Found 0 errors"; Ctrl-C (SIGINT) → exit 130 and no language-server process left.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { alive, REPO } from './cli-harness.ts';
+
+const CLI = join(REPO, 'lib', 'cli', 'main.js');
+const ws = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-'));
+
+before(() => {
+  mkdirSync(join(ws, 'src'));
+  writeFileSync(join(ws, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+  writeFileSync(join(ws, 'src', 'point.ts'), 'export interface Point {\n  x: number;\n  y: number;\n}\n');
+  writeFileSync(join(ws, 'src', 'app.ts'), "import type { Point } from './point.js';\nexport function draw(p: Point): number {\n  return p.x;\n}\n");
+});
+after(() => rmSync(ws, { recursive: true, force: true }));
+
+/** Every descendant of `pid` (from /proc's children lists). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const walk = (parent: number): void => {
+    const dir = `/proc/${parent}/task`;
+    if (!existsSync(dir)) return;
+    for (const task of readdirTasks(dir)) {
+      let children = '';
+      try {
+        children = readFileSync(join(dir, task, 'children'), 'utf8');
+      } catch {
+        continue;
+      }
+      for (const child of children.split(' ').filter(Boolean).map(Number)) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+function readdirTasks(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    // The process ended meanwhile.
+    return [];
+  }
+}
+
+describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? false : 'run `npm run build` first' }, () => {
+  it('re-checks on an edit, prints the new error, exits 130 on Ctrl-C leaving no server', { timeout: 240_000 }, async () => {
+    const child = spawn(process.execPath, [CLI, 'check', '--watch', '--typescript', 'embedded', '.'], { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const until = async (pattern: RegExp, from: number): Promise<number> => {
+      for (;;) {
+        const index = out.slice(from).search(pattern);
+        if (index >= 0) return from + index;
+        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${out}\n${err}`);
+        await new Promise((resolve) => child.stdout.once('data', resolve));
+      }
+    };
+    try {
+      const first = await until(/Found 0 errors\. Watching for file changes\.\n/, 0);
+      assert.match(out.slice(0, first), /^\[\d\d:\d\d:\d\d\] Starting compilation in watch mode\.\.\.\n/);
+      const servers = descendants(child.pid as number);
+      assert.ok(servers.length > 0, 'a language server runs');
+
+      writeFileSync(join(ws, 'src', 'app.ts'), `${readFileSync(join(ws, 'src', 'app.ts'), 'utf8')}draw({ x: 1 });\n`);
+      const detected = await until(/\[\d\d:\d\d:\d\d\] File change detected\. Starting incremental compilation\.\.\.\n/, first);
+      const found = await until(/Found 1 error\. Watching for file changes\.\n/, detected);
+      const recheck = out.slice(detected, found);
+      assert.match(recheck, /src\/app\.ts:5:6 error Argument of type '\{ x: number; \}' is not assignable to parameter of type 'Point'\. \[typescript 2345\]/);
+      assert.match(recheck, /src\/point\.ts:3:3 note 'y' is declared here\./);
+      // The same servers answered: nothing was restarted for the re-check.
+      assert.deepEqual(descendants(child.pid as number).filter((pid) => servers.includes(pid)).sort(), [...servers].sort());
+
+      writeFileSync(join(ws, 'src', 'app.ts'), "import type { Point } from './point.js';\nexport function draw(p: Point): number {\n  return p.x;\n}\ndraw({ x: 1, y: 2 });\n");
+      await until(/Found 0 errors\. Watching for file changes\.\n/, found);
+
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, err);
+      for (const pid of servers) assert.equal(alive(pid), false, `language server ${pid} stopped`);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
