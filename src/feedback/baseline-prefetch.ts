@@ -29,6 +29,8 @@ export interface BaselinePrefetchDeps {
   readOnly: (agent: ObservedRead['agent']) => boolean;
   /** How long one background check may wait for a fresh result. */
   waitMs: number;
+  /** A new ledger tick (a baseline is stamped with the tick its check began at). */
+  tick: () => number;
   log: (message: string) => void;
 }
 
@@ -91,6 +93,7 @@ export class BaselinePrefetch {
     const { read, root } = job;
     const signal = this.#abort.signal;
     try {
+      const tick = this.#deps.tick();
       const text = await this.#readVersion(read, signal);
       if (text === undefined) return;
       const result = (await this.#deps.runner.run({
@@ -99,7 +102,7 @@ export class BaselinePrefetch {
         signal,
         toolName: 'edit feedback',
       })) as DiagnosticsGetResult;
-      if (result.state === 'fresh' && !result.truncated) this.#deps.baselines.set(read.path, read.version, result.diagnostics);
+      if (result.state === 'fresh' && !result.truncated) this.#deps.baselines.set(read.path, read.version, result.diagnostics, tick);
     } catch (error) {
       if (!signal.aborted) this.#deps.log(`edit feedback: background check of ${read.path} failed: ${(error as Error).message}`);
     }
