@@ -55,10 +55,15 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   const inner = config.watchWorkspace
     ? (await import('./documents/node-workspace-watcher.ts')).nodeWorkspaceWatch()
     : watchForFeedback
-      ? (await import('./feedback/local-disk-watch.ts')).localDiskWatch(ctx.fs, (message) => logger.debug(message))
+      ? (await import('./feedback/local-disk-watch.ts')).localDiskWatch(ctx.fs, (message) => logger.debug(message), () => feedback?.watchStarted())
       : undefined;
   const watch: WorkspaceWatch | undefined =
-    inner === undefined ? undefined : (root, onChange) => inner(root, (changes) => (feedback?.watched(changes), onChange(changes)));
+    inner === undefined
+      ? undefined
+      : (root, onChange) => {
+          if (config.watchWorkspace) feedback?.watchStarted();
+          return inner(root, (changes) => (feedback?.watched(changes), onChange(changes)));
+        };
   const engine = new LspEngine({
     config,
     subprocess: ctx.subprocess,
@@ -93,7 +98,7 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   const memory = new DiagnosticsMemory(config.maxOpenDocuments);
   registerLspTools(ctx, { runner, authorizer, config }, memory);
   feedback = startEditFeedback(ctx, { runner, engine, config, memory, log: (level, message) => logger[level](message) });
-  const api: LspActionsApi = { runner, engine, registry, config, ...(feedback ? { verdictFor: feedback.verdictFor } : {}) };
+  const api: LspActionsApi = { runner, engine, registry, config, ...(feedback ? { verdictFor: feedback.verdictFor, warmedUp: feedback.warmedUp } : {}) };
   let editorClosed: ((why: 'eof' | 'output-closed') => void) | undefined;
   if (config.editor.enabled) api.editorClosed = new Promise((resolve) => (editorClosed = resolve));
   ctx.provide('lspActions', api);

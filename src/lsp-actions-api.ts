@@ -26,6 +26,8 @@ export interface LspActionsApi {
    * server); render it with `renderVerdict` (src/feedback/verdict-render.ts).
    */
   verdictFor?: (root: string, changed: readonly string[], signal: AbortSignal) => Promise<EditVerdict | undefined>;
+  /** Present with `verdictFor`: settles when the project warm-up a session started for `root` is over. */
+  warmedUp?: (root: string) => Promise<void>;
 }
 
 declare module '@deepseek-ai/cordis' {

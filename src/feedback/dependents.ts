@@ -35,7 +35,7 @@ const PROJECT_FILES = new Set(['tsconfig.json', 'jsconfig.json']);
  * @param deps engine and a text reader
  * @param root workspace root (results are kept inside it, outside `node_modules`)
  * @param sources the changes
- * @param anchor a file of the root's program to ask for the whole program by (for sources that cannot be asked about themselves)
+ * @param anchors files of the root's program to ask for the whole program by (for sources that cannot be asked about themselves)
  * @param signal cancels (an abort rejects)
  * @returns the dependents, nearest first
  */
@@ -43,7 +43,7 @@ export async function findDependents(
   deps: DependentsDeps,
   root: string,
   sources: readonly PendingSource[],
-  anchor: string | undefined,
+  anchors: readonly string[],
   signal: AbortSignal,
 ): Promise<Dependents> {
   const inside = (path: string): boolean => path.startsWith(root + sep) && !path.includes(`${sep}node_modules${sep}`);
@@ -64,7 +64,8 @@ export async function findDependents(
     else level.push(source.path);
   }
   if (whole.length > 0) {
-    const program = await programOf(deps, root, [...whole.map((s) => s.path), ...(anchor === undefined ? [] : [anchor])], signal);
+    const candidates = [...sources.filter((s) => s.kind !== 'deleted').map((s) => s.path), ...anchors];
+    const program = await programOf(deps, root, [...new Set(candidates)], signal);
     for (const source of whole) (program === undefined ? unknown : found).push(source.path);
     for (const path of program ?? []) add(path);
   }

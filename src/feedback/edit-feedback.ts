@@ -39,6 +39,9 @@ import { ProjectWarmup } from './project-warmup.ts';
 import { renderFailureNote, renderVerdict } from './verdict-render.ts';
 import { agentOf, sessionKey, WriteTracker, type AgentLike } from './write-tracker.ts';
 
+/** Tools that never change files: no wait for the watcher after them. */
+const READ_ONLY_TOOLS = new Set(['read', 'grep', 'glob', 'ls', 'lsp_diagnostics', 'lsp_symbols', 'lsp_completion', 'lsp_signature', 'lsp_inlay_hints']);
+
 /** Files whose baselines are kept at least (a program's worth, whatever `maxOpenDocuments` is). */
 const MIN_BASELINES = 4_096;
 
@@ -64,11 +67,15 @@ export interface EditFeedbackHooks {
   written(actor: object | undefined, paths: readonly string[]): void;
   /** The workspace watcher saw changes on disk. */
   watched(changes: readonly WatchedChange[]): void;
+  /** A workspace watcher started (so other tools' changes will be seen). */
+  watchStarted(): void;
   /**
    * The verdict on `changed` paths (already on disk) and everything still unjudged under `root`,
    * for a face that is not a DSH tool call (e.g. an MCP server).
    */
   verdictFor(root: string, changed: readonly string[], signal: AbortSignal): Promise<EditVerdict | undefined>;
+  /** Settles when the project warm-up of `root` (started by a session touching it) is over. */
+  warmedUp(root: string): Promise<void>;
 }
 
 /**
@@ -138,7 +145,11 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
         return undefined; // swallowed: an unreadable file counts as reaching the whole program (dependents.ts)
       }
     },
-    anchorOf: (root) => warmup.anchor(root),
+    anchorsOf: (root) => {
+      const seed = warmup.anchor(root);
+      const recent = baselines.mostRecent((p) => p.startsWith(`${root}/`) && handles(p, root), 3);
+      return [...(seed === undefined ? [] : [seed]), ...recent];
+    },
     loading: (root) => warmup.state(root) === 'loading',
     busy: (root) => warmup.busy(root),
     waitMs: cfg.waitMs,
@@ -196,6 +207,7 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
       if (writes.length > 0 && !writes.some((w) => handles(w.path, root))) return decision;
       if (writes.length === 0) {
         // another tool (a shell command): judge what the watcher saw change meanwhile
+        if (READ_ONLY_TOOLS.has(exec.name) || !external.watching()) return decision;
         await external.settle();
         const latest = external.latest(root);
         if (latest <= (externalSeen.get(session) ?? 0) || !ledger.hasWork(root)) return decision;
@@ -227,6 +239,8 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
       }
     },
     watched: (changes) => external.watched(changes),
+    watchStarted: () => external.started(),
+    warmedUp: (root) => warmup.settled(root),
     verdictFor: async (root, changed, signal) => {
       roots.add(root);
       const tick = ledger.note(root, changed.map((path) => ({ path, kind: 'changed' as const })));

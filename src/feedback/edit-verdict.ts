@@ -82,8 +82,8 @@ export interface EditVerdictDeps {
   /** Whether a server handles the file in this workspace. */
   handles: (path: string, root: string) => boolean;
   readText: DependentsDeps['readText'];
-  /** A file of the root's program, when one is known (the warm-up's seed). */
-  anchorOf: (root: string) => string | undefined;
+  /** Files of the root's program to ask for the whole program by (the warm-up's seed, recently checked files). */
+  anchorsOf: (root: string) => string[];
   /** Whether the root's project is still loading (the warm-up has not had a fresh answer yet). */
   loading: (root: string) => boolean;
   /** Signals one verdict is running for a root (background work yields), until the returned function is called. */
@@ -209,7 +209,7 @@ async function dependentsStep(ctx: CheckContext): Promise<{ files: string[]; unk
       { engine: deps.engine, readText: deps.readText },
       call.root,
       sources,
-      deps.anchorOf(call.root),
+      deps.anchorsOf(call.root),
       ctx.signal,
     );
     const since = Math.min(...sources.map((s) => s.since));

@@ -17,6 +17,8 @@ export interface WatchedChange {
 
 /** How long a write without a version is taken to explain a watched change of its file. */
 const ECHO_WINDOW_MS = 2_000;
+/** How long a finished tool call waits for the watcher's report of what it changed. */
+const SETTLE_MS = 50;
 /** Known writes remembered at most. */
 const MAX_WRITES = 1_024;
 
@@ -35,6 +37,7 @@ export class ExternalChanges {
   readonly #writes = new Map<string, { version: FsVersion | undefined; at: number }>();
   readonly #latest = new Map<string, number>();
   #inflight: Promise<void> = Promise.resolve();
+  #watching = false;
 
   /** @param deps fs, ledger, roots, log */
   constructor(deps: ExternalChangesDeps) {
@@ -77,11 +80,27 @@ export class ExternalChanges {
     }
   }
 
-  /** Lets changes the OS already queued reach the watcher and be noted (it reports on the next turn). */
+  /**
+   * Lets changes a just-finished command made reach the watcher and be noted: the OS queues them
+   * before the command exits, but on a busy machine they were measured arriving up to ~10 ms after
+   * the tool returned; so this waits {@link SETTLE_MS}, then for the watcher's own next-turn
+   * report. A change later than that is judged with the next call instead.
+   */
   async settle(): Promise<void> {
+    await new Promise<void>((resolve) => setTimeout(resolve, SETTLE_MS));
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => setImmediate(resolve));
     await this.#inflight;
+  }
+
+  /** A watcher started: calls of other tools wait for its report ({@link settle}). */
+  started(): void {
+    this.#watching = true;
+  }
+
+  /** @returns whether a watcher runs (without one, nothing outside the known writes is seen) */
+  watching(): boolean {
+    return this.#watching;
   }
 
   /** @returns the tick of the latest outside change noted under `root` (0: none) */

@@ -12,9 +12,10 @@ import type { WorkspaceWatch } from '../lsp/engine-types.ts';
 /**
  * @param fs the harness fs
  * @param log told when a root is not watched
+ * @param onStarted told when the watcher started for a root
  * @returns a watch that starts the local watcher for roots the fs shows as the local disk
  */
-export function localDiskWatch(fs: Pick<FileSystem, 'resolve' | 'stat'>, log: (message: string) => void): WorkspaceWatch {
+export function localDiskWatch(fs: Pick<FileSystem, 'resolve' | 'stat'>, log: (message: string) => void, onStarted: () => void): WorkspaceWatch {
   const watch = nodeWorkspaceWatch();
   return (root, onChange) => {
     let stop: (() => void) | undefined;
@@ -22,7 +23,10 @@ export function localDiskWatch(fs: Pick<FileSystem, 'resolve' | 'stat'>, log: (m
     void isLocalDisk(fs, root).then(
       (local) => {
         if (stopped) return;
-        if (local) stop = watch(root, onChange);
+        if (local) {
+          stop = watch(root, onChange);
+          onStarted();
+        }
         else log(`edit feedback: ${root} is not on this machine's disk as the harness fs sees it; changes made by other tools there are not watched`);
       },
       (error: unknown) => log(`edit feedback: cannot tell whether ${root} is local: ${String(error)}`),

@@ -19,6 +19,8 @@ const MAX_FILES = 4_000;
 const BATCH = 32;
 /** How long loading the project may take. */
 const LOAD_WAIT_MS = 300_000;
+/** First files tried (a file gone or an answer superseded by a change). */
+const SEED_ATTEMPTS = 4;
 /** Workspace files listed to find a first file. */
 const SEED_CANDIDATES = 16;
 
@@ -38,6 +40,8 @@ export interface ProjectWarmupDeps {
 
 interface RootWarmup {
   state: WarmupState;
+  /** Settles when the background pass is over (done, failed or aborted). */
+  done?: Promise<void>;
   seed?: string;
   busy: number;
   idle: Array<() => void>;
@@ -63,7 +67,7 @@ export class ProjectWarmup {
     if (this.#roots.has(root) || this.#abort.signal.aborted) return;
     const record: RootWarmup = { state: 'loading', busy: 0, idle: [], ...(seed !== undefined && this.#deps.handles(seed, root) ? { seed } : {}) };
     this.#roots.set(root, record);
-    void this.#run(root, record).catch((error: unknown) => {
+    record.done = this.#run(root, record).catch((error: unknown) => {
       if (record.state === 'loading') record.state = 'failed';
       if (!this.#abort.signal.aborted) this.#deps.log(`edit feedback: loading the project of ${root} failed: ${(error as Error).message}`);
     });
@@ -72,6 +76,11 @@ export class ProjectWarmup {
   /** @returns the state of `root`'s project (`none` when never touched or no server handles it) */
   state(root: string): WarmupState {
     return this.#roots.get(root)?.state ?? 'none';
+  }
+
+  /** @returns settles when `root`'s background pass is over (at once for a root never touched) */
+  settled(root: string): Promise<void> {
+    return this.#roots.get(root)?.done ?? Promise.resolve();
   }
 
   /** @returns a file of `root`'s program, when the warm-up found one */
@@ -98,28 +107,44 @@ export class ProjectWarmup {
 
   async #run(root: string, record: RootWarmup): Promise<void> {
     const signal = this.#abort.signal;
-    const { deps } = { deps: this.#deps };
-    if (record.seed === undefined) {
-      const files = await deps.listFiles(root, SEED_CANDIDATES, signal);
-      const seed = files.find((f) => /\.[cm]?tsx?$/.test(f)) ?? files[0];
-      if (seed === undefined) {
-        record.state = 'none';
-        return;
+    const deps = this.#deps;
+    // the first file that loads the program: the one the session touched, else the first listed;
+    // a change noticed while it loaded leaves the answer pending (ask again), a file gone is replaced
+    const tried = new Set<string>();
+    let first: Awaited<ReturnType<ProjectWarmupDeps['engine']['diagnosticsMany']>>[number] | undefined;
+    let tick = 0;
+    for (let attempt = 0; attempt < SEED_ATTEMPTS; attempt++) {
+      if (record.seed === undefined || (first !== undefined && 'error' in first)) {
+        const files = (await deps.listFiles(root, SEED_CANDIDATES, signal)).filter((f) => !tried.has(f));
+        const seed = files.find((f) => /\.[cm]?tsx?$/.test(f)) ?? files[0];
+        if (seed === undefined) break;
+        record.seed = seed;
       }
-      record.seed = seed;
+      tried.add(record.seed);
+      tick = deps.ledger.tick();
+      [first] = await deps.engine.diagnosticsMany(root, [record.seed], { signal, waitMs: LOAD_WAIT_MS });
+      if (first !== undefined && !('error' in first) && first.state === 'fresh') break;
     }
     const seed = record.seed;
-    const tick = deps.ledger.tick();
-    const [first] = await deps.engine.diagnosticsMany(root, [seed], { signal, waitMs: LOAD_WAIT_MS });
-    if (first === undefined || 'error' in first || first.state !== 'fresh') {
-      record.state = 'failed';
-      deps.log(`edit feedback: the project of ${root} did not load (${first && 'error' in first ? first.error.message : 'no fresh answer'})`);
+    if (seed === undefined || first === undefined || 'error' in first || first.state !== 'fresh') {
+      record.state = tried.size === 0 ? 'none' : 'failed';
+      if (tried.size > 0) deps.log(`edit feedback: the project of ${root} did not load (${first && 'error' in first ? first.error.message : 'no fresh answer'})`);
       return;
     }
     record.state = 'ready';
     this.#keep(root, seed, first.diagnostics.map(toWireDiagnostic), tick);
     const program = (await deps.engine.projectFiles(seed, root, { signal })) ?? [];
     const files = program.filter((p) => p !== seed && p.startsWith(root + sep) && !p.includes(`${sep}node_modules${sep}`) && deps.handles(p, root)).slice(0, MAX_FILES);
+    // files whose answer a change superseded are asked once more at the end
+    const again = await this.#pass(root, record, files);
+    await this.#pass(root, record, again);
+  }
+
+  /** @returns the files of `files` that got no fresh answer */
+  async #pass(root: string, record: RootWarmup, files: readonly string[]): Promise<string[]> {
+    const deps = this.#deps;
+    const signal = this.#abort.signal;
+    const missed: string[] = [];
     for (let at = 0; at < files.length && !signal.aborted; at += BATCH) {
       await this.#idle(record);
       const batch = files.slice(at, at + BATCH).filter((p) => deps.baselines.get(p) === undefined && deps.ledger.dirtySince(root, p) === undefined);
@@ -127,10 +152,12 @@ export class ProjectWarmup {
       const batchTick = deps.ledger.tick();
       const entries = await deps.engine.diagnosticsMany(root, batch, { signal, waitMs: LOAD_WAIT_MS });
       for (const entry of entries) {
-        if ('error' in entry || entry.state !== 'fresh') continue;
-        this.#keep(root, entry.path, entry.diagnostics.map(toWireDiagnostic), batchTick);
+        if ('error' in entry) continue;
+        if (entry.state === 'fresh') this.#keep(root, entry.path, entry.diagnostics.map(toWireDiagnostic), batchTick);
+        else missed.push(entry.path);
       }
     }
+    return missed;
   }
 
   /** Keeps a fresh answer as the file's baseline unless a change of it is waiting to be judged, or a newer one exists. */

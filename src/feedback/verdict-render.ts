@@ -6,7 +6,7 @@
  * Examples:
  *   LSP: 1 new error — src/report.ts:7:23 error Cannot find name 'pointt'. [typescript 2552]
  *   LSP: no new problems (1 resolved)
- *   LSP: no new problems in the files checked; dependents of src/is.ts pending (40 files without a fresh result within 3000 ms); call lsp_diagnostics to check them
+ *   LSP: no new problems in the files compared; dependents of src/is.ts pending (40 files without a fresh result within 3000 ms); call lsp_diagnostics to check them
  */
 import type { WireDiagnostic } from '../actions/action-results.ts';
 import { displayPath, oneBasedPosition, plural } from '../tools/locations.ts';
@@ -77,14 +77,17 @@ function phrases(verdict: EditVerdict): string[] {
   }
   const complete = isComplete(verdict);
   const compared = verdict.files.filter((f) => f.state === 'fresh' && f.compared);
-  if (compared.length > 0 || (complete && verdict.dependentsChecked > 0)) {
+  const unknownNow = verdict.files.some((f) => f.state === 'fresh' && !f.compared && f.added.length > 0);
+  if (compared.length > 0 || (complete && !unknownNow && verdict.dependentsChecked > 0)) {
     const added = compared.flatMap((f) => f.added);
     const resolved = compared.reduce((sum, f) => sum + f.resolved, 0);
     const files = new Set(compared.filter((f) => f.added.length > 0).map((f) => f.path));
     const where = files.size > 1 ? ` in ${plural(files.size, 'file')}` : '';
-    const head = added.length > 0 ? `${counted(added, 'new')}${where}` : complete ? 'no new problems' : 'no new problems in the files checked';
+    // files without an earlier check that have problems now: "no new problems" would hide them
+    const clean = complete && !unknownNow ? 'no new problems' : 'no new problems in the files compared';
+    const head = added.length > 0 ? `${counted(added, 'new')}${where}` : clean;
     // how many dependents were checked backs a clean verdict; a list of problems speaks for itself
-    const checked = added.length === 0 && verdict.dependentsChecked > 0 ? [`${plural(verdict.dependentsChecked, 'other file')} checked`] : [];
+    const checked = added.length === 0 && !unknownNow && verdict.dependentsChecked > 0 ? [`${plural(verdict.dependentsChecked, 'other file')} checked`] : [];
     const notes = [...(resolved > 0 ? [`${resolved} resolved`] : []), ...checked];
     out.push(notes.length > 0 ? `${head} (${notes.join(', ')})` : head);
   }

@@ -63,11 +63,11 @@ test('a verdict that could not judge every dependent never says "no new problems
   const text = renderVerdict({ ...verdict(file('src/is.ts')), pending: 40, pendingOf: [`${ROOT}/src/is.ts`], dependentsChecked: 9 }, LIMITS);
   assert.equal(
     text,
-    'LSP: no new problems in the files checked (9 other files checked); dependents of src/is.ts pending (40 files without a fresh result within 3000 ms); call lsp_diagnostics to check them',
+    'LSP: no new problems in the files compared (9 other files checked); dependents of src/is.ts pending (40 files without a fresh result within 3000 ms); call lsp_diagnostics to check them',
   );
-  assert.ok(!/no new problems(;| \(|$)/.test(text.replace('no new problems in the files checked', '')));
+  assert.ok(!/no new problems(;| \(|$)/.test(text.replace('no new problems in the files compared', '')));
   const unknown = renderVerdict({ ...verdict(file('a.py')), unknownDependents: [`${ROOT}/a.py`] }, LIMITS);
-  assert.equal(unknown, 'LSP: no new problems in the files checked; dependents of a.py not known (their server cannot list them)');
+  assert.equal(unknown, 'LSP: no new problems in the files compared; dependents of a.py not known (their server cannot list them)');
 });
 
 test('every dependent judged: "no new problems" says how many were checked; their new problems are listed after the written file\'s', () => {
@@ -94,6 +94,14 @@ test('root cause first: a syntax error is listed before the errors it causes, wh
     "src/a.ts:2:1 error Cannot find name 'x'. [typescript 2304]",
     'src/a.ts:1:1 warning unused [typescript 6133]',
   ]);
+});
+
+test('a dependent without an earlier check that has errors now: never "no new problems", its errors are listed', () => {
+  const text = renderVerdict(
+    { ...verdict(file('src/isDate.ts'), file('src/timer.ts', { role: 'dependent', compared: false, added: [diag(4, 9, 'no export', 1, 2305)] })), dependentsChecked: 14 },
+    LIMITS,
+  );
+  assert.equal(text, 'LSP: no new problems in the files compared; src/timer.ts has 1 error (no earlier check to compare with)\nsrc/timer.ts:5:10 error no export [typescript 2305]');
 });
 
 test('a file without an earlier check lists what it has now, and says it could not compare', () => {
