@@ -36,7 +36,7 @@ import { DiagnosticsBaselines } from './diagnostics-baselines.ts';
 import { computeVerdict, type EditVerdict, type EditVerdictDeps, type VerdictCall } from './edit-verdict.ts';
 import { ExternalChanges, type WatchedChange } from './external-changes.ts';
 import { ProjectWarmup } from './project-warmup.ts';
-import { renderFailureNote, renderVerdict } from './verdict-render.ts';
+import { renderFailureNote, renderLoadingMark, renderVerdict } from './verdict-render.ts';
 import { agentOf, sessionKey, WriteTracker, type AgentLike } from './write-tracker.ts';
 
 /** Tools that never change files: no wait for the watcher after them. */
@@ -213,7 +213,11 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
         if (latest <= (externalSeen.get(session) ?? 0) || !ledger.hasWork(root)) return decision;
         externalSeen.set(session, latest);
       }
-      if (warmup.state(root) === 'loading' && toldLoading.has(session)) return decision; // said once; judged after it loads
+      if (warmup.state(root) === 'loading' && toldLoading.has(session)) {
+        // explained once; each later change is marked without waiting, and judged once the project has loaded
+        text = renderLoadingMark(cfg.maxChars);
+        return { ...decision, content: [...(decision.content ?? result.content), { type: 'text', text }] };
+      }
       const call: VerdictCall = { root, sessionId: session, signal: exec.signal, writes };
       const verdict = await computeVerdict(verdictDeps, call);
       if (verdict === undefined) return decision;

@@ -153,3 +153,12 @@ export function renderVerdict(verdict: EditVerdict, limits: VerdictLimits): stri
 export function renderFailureNote(message: string, maxChars: number): string {
   return oneLine(`LSP: check failed (${message}); the write itself succeeded`, maxChars);
 }
+
+/**
+ * @param maxChars the character cap
+ * @returns the short line for a change made while the project is still loading, after the
+ *   session was told so once (no budget is spent on it)
+ */
+export function renderLoadingMark(maxChars: number): string {
+  return oneLine('LSP: pending: the project is still loading; this change is judged with the first edit after it has loaded', maxChars);
+}

@@ -148,8 +148,8 @@ function reportedErrors(verdict: string): number {
 }
 
 const saysClean = (verdict: string): boolean => /^LSP: no new problems(?! in the files compared)/.test(verdict);
-const saysIncomplete = (verdict: string): boolean => /pending|not known|not judged yet|failed/.test(verdict.split('\n')[0] ?? '');
-const judged = (verdict: string): boolean => verdict !== '' && !/not judged yet|diagnostics pending|check of \S+ failed/.test(verdict.split('\n')[0] ?? '');
+const saysIncomplete = (verdict: string): boolean => /pending|not known|not judged yet|still loading|failed/.test(verdict.split('\n')[0] ?? '');
+const judged = (verdict: string): boolean => verdict !== '' && !/not judged yet|still loading|diagnostics pending|check of \S+ failed/.test(verdict.split('\n')[0] ?? '');
 
 function assertAgainstTsc(t: TestContext, label: string, run: { outcomes: Outcome[]; initial: string }): number {
   let before = tscErrorsOf(run.initial);

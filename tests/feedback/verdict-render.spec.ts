@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WireDiagnostic } from '../../src/actions/action-results.ts';
 import type { EditVerdict, FileVerdict } from '../../src/feedback/edit-verdict.ts';
-import { renderFailureNote, renderVerdict, verdictItem } from '../../src/feedback/verdict-render.ts';
+import { renderFailureNote, renderLoadingMark, renderVerdict, verdictItem } from '../../src/feedback/verdict-render.ts';
 
 const ROOT = '/ws';
 const LIMITS = { maxItems: 10, maxChars: 2_000 };
@@ -82,6 +82,12 @@ test('every dependent judged: "no new problems" says how many were checked; thei
 test('a project still loading is said as such, never as pending per file nor clean', () => {
   const text = renderVerdict({ ...verdict(file('a.ts', { state: 'pending', compared: false })), loading: true }, LIMITS);
   assert.match(text, /^LSP: not judged yet: the project is still loading \(no fresh result within 3000 ms\); changes made meanwhile are judged with the first edit after it has loaded; call lsp_diagnostics to check them$/);
+});
+
+test('a change while the project still loads, after it was said once: one short pending line, never clean', () => {
+  const mark = renderLoadingMark(2_000);
+  assert.equal(mark, 'LSP: pending: the project is still loading; this change is judged with the first edit after it has loaded');
+  assert.ok(!mark.includes('no new problems'));
 });
 
 test('root cause first: a syntax error is listed before the errors it causes, wherever it is', () => {
