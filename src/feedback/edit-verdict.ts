@@ -12,6 +12,7 @@
  * Face-neutral: the DSH edit feedback calls it at `tools/post-execute`; another face (an MCP
  * server) can call it with the paths it changed — or none, to judge what the ledger holds.
  */
+import { channel } from 'node:diagnostics_channel';
 import { sep } from 'node:path';
 import type { DiagnosticsGetResult, WireDiagnostic } from '../actions/action-results.ts';
 import type { ActionRunner } from '../actions/action-runner.ts';
@@ -103,6 +104,26 @@ export interface VerdictCall {
   writes: readonly ObservedWrite[];
 }
 
+/**
+ * Where a verdict's time went, published on this `node:diagnostics_channel` (free without a
+ * subscriber; bench/edit-feedback.ts reads it): waiting for background checks, telling the
+ * servers, the written files' checks, finding dependents, checking the files due.
+ */
+export const VERDICT_TIMINGS_CHANNEL = 'dsh-lsp-actions:edit-verdict';
+const timingsChannel = channel(VERDICT_TIMINGS_CHANNEL);
+
+/** One verdict's phases, in ms. */
+export interface VerdictTimings {
+  backgroundMs: number;
+  announceMs: number;
+  writtenMs: number;
+  dependentsMs: number;
+  dueMs: number;
+  totalMs: number;
+  dependents: number;
+  checked: number;
+}
+
 const SEVERITY_RANK: Record<EditFeedbackSeverity, number> = { error: 1, warning: 2, info: 3, hint: 4 };
 
 interface CheckContext {
@@ -137,16 +158,29 @@ export async function computeVerdict(deps: EditVerdictDeps, call: VerdictCall): 
   try {
     // background checks of this workspace's files describe the text before this write: let them
     // finish (within the budget) before the servers hear of the write, which would supersede them
+    const t0 = performance.now();
     await raceSignal(Promise.all(deps.baselines.running((p) => p.startsWith(root + sep))).then(() => undefined), signal);
     const before = writes.map((w) => baselineOf(deps, w));
+    const t1 = performance.now();
     await announce(ctx, writes);
+    const t2 = performance.now();
     const checked = await pool(writes, CONCURRENCY, (w, i) => checkWritten(ctx, w, before[i]));
+    const t3 = performance.now();
     const changed = deps.ledger.sources(root).filter((s) => !written.has(s.path));
     const found = await dependentsStep(ctx);
+    const t4 = performance.now();
     const firstTick = Math.min(...writes.map((w) => w.tick), Number.POSITIVE_INFINITY);
     if (pushed.size > 0) deps.ledger.markDirty(root, [...pushed].filter((p) => deps.handles(p, root)), Number.isFinite(firstTick) ? firstTick : deps.ledger.tick());
     const externally = new Set(changed.map((s) => s.path));
     const others = await checkDue(ctx, written, found, externally);
+    const t5 = performance.now();
+    if (timingsChannel.hasSubscribers) {
+      const timings: VerdictTimings = {
+        backgroundMs: t1 - t0, announceMs: t2 - t1, writtenMs: t3 - t2, dependentsMs: t4 - t3, dueMs: t5 - t4, totalMs: t5 - t0,
+        dependents: found.files.length, checked: others.checked,
+      };
+      timingsChannel.publish(timings);
+    }
     // what stays due: files without a fresh answer, and changes whose dependents were not looked up in time
     const left = deps.ledger.dirty(root).filter((d) => !written.has(d.path));
     const unsearched = deps.ledger.sources(root).map((s) => s.path);

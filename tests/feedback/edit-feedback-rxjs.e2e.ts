@@ -5,8 +5,8 @@
  * breaks three importers, a signature change, a syntax error, a changed return type that breaks
  * narrowing in files that only use it through others, a new file), a shell command (`mv` of a
  * module eleven files import, and back) through a `bash` tool standing for the harness's shell,
- * and this plugin's own write tools on files the agent never read (`lsp_rename` across four
- * files, `lsp_format`).
+ * and this plugin's own write tools (`lsp_rename` across four files the agent never read,
+ * `lsp_format`).
  *
  * Run cold (the session starts and edits at once, its project loading meanwhile) and warm (the
  * project loaded first), in separate compositions on fresh copies. Asserted:
@@ -68,14 +68,14 @@ const STEPS: Step[] = [
   { id: 'signature', reads: [IDENTITY], call: edit(IDENTITY, 'export function identity<T>(x: T): T {', 'export function identity<T>(x: T, label: string): T {') },
   { id: 'signature_back', call: edit(IDENTITY, 'export function identity<T>(x: T, label: string): T {', 'export function identity<T>(x: T): T {') },
   { id: 'new_file', call: write(EXTRA, "export const retries: number = 'three';\n") },
-  { id: 'new_file_fixed', call: write(EXTRA, 'export const retries: number = 3;\n') },
+  { id: 'new_file_fixed', call: write(EXTRA, 'export  const retries:number=3;\n') },
   { id: 'syntax_error', reads: [MAP], call: edit(MAP, 'return operate((source, subscriber) => {', 'return operate((source, subscriber => {') },
   { id: 'syntax_fixed', call: edit(MAP, 'return operate((source, subscriber => {', 'return operate((source, subscriber) => {') },
   { id: 'shell_mv', call: bash(`mv ${NOOP} src/internal/util/noop2.ts`) },
   { id: 'shell_mv_back', call: bash(`mv src/internal/util/noop2.ts ${NOOP}`) },
   { id: 'lsp_rename_unread', call: rename(IS_DATE, 'isValidDate', 'isValidDateX') },
   { id: 'lsp_rename_back', call: rename(IS_DATE, 'isValidDateX', 'isValidDate') },
-  { id: 'lsp_format_unread', call: () => ({ name: 'lsp_format', arguments: { file_path: NOOP } }) },
+  { id: 'lsp_format', call: () => ({ name: 'lsp_format', arguments: { file_path: EXTRA } }) },
   { id: 'return_type', reads: [IS_FUNCTION], call: edit(IS_FUNCTION, 'value is (...args: any[]) => any', 'boolean') },
   { id: 'return_type_back', call: edit(IS_FUNCTION, '(value: any): boolean {', '(value: any): value is (...args: any[]) => any {') },
 ];
