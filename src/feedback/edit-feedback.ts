@@ -110,6 +110,7 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
   const lister = workspaceFileLister(ctx.fs, deps.config.servers);
   const warmup = new ProjectWarmup({
     engine: deps.engine, baselines, ledger, handles, log: debug,
+    minSeverity: ({ error: 1, warning: 2, info: 3, hint: 4 } as const)[cfg.severity],
     listFiles: async (root, max, signal) => (await lister(root, max, signal)).files,
   });
   const prefetch = cfg.baselineOnRead

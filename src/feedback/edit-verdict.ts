@@ -278,7 +278,8 @@ async function checkDue(
     const tick = deps.ledger.tick();
     let entries;
     try {
-      entries = await deps.engine.diagnosticsMany(call.root, batch, { signal: ctx.signal, waitMs });
+      // below the reported severity nothing is asked (tsserver's suggestion pass is skipped for `warning`)
+      entries = await deps.engine.diagnosticsMany(call.root, batch, { signal: ctx.signal, waitMs, minSeverity: SEVERITY_RANK[deps.severity] as 1 | 2 | 3 | 4 });
     } catch (error) {
       if (call.signal.aborted) throw error;
       break; // out of budget (or the batch failed): the rest stays due

@@ -33,6 +33,8 @@ export interface ProjectWarmupDeps {
   baselines: DiagnosticsBaselines;
   ledger: ChangeLedger;
   handles: (path: string, root: string) => boolean;
+  /** Lowest severity verdicts report (1 error … 4 hint): nothing below it is asked. */
+  minSeverity: 1 | 2 | 3 | 4;
   /** The first few workspace files servers handle, shallow first. */
   listFiles: (root: string, max: number, signal: AbortSignal) => Promise<string[]>;
   log: (message: string) => void;
@@ -150,7 +152,7 @@ export class ProjectWarmup {
       const batch = files.slice(at, at + BATCH).filter((p) => deps.baselines.get(p) === undefined && deps.ledger.dirtySince(root, p) === undefined);
       if (batch.length === 0) continue;
       const batchTick = deps.ledger.tick();
-      const entries = await deps.engine.diagnosticsMany(root, batch, { signal, waitMs: LOAD_WAIT_MS });
+      const entries = await deps.engine.diagnosticsMany(root, batch, { signal, waitMs: LOAD_WAIT_MS, minSeverity: deps.minSeverity });
       for (const entry of entries) {
         if ('error' in entry) continue;
         if (entry.state === 'fresh') this.#keep(root, entry.path, entry.diagnostics.map(toWireDiagnostic), batchTick);
