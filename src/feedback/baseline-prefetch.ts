@@ -1,16 +1,16 @@
 /**
  * Background checks of files agents read, so that a later write of the file has a baseline: the
- * diagnostics of exactly the version the agent saw. The file is checked as it is on disk between
- * two `stat`s that must both show the version read, and the result is stamped with the ledger
- * tick taken before the first, so a write landing during the check cannot end up described as
- * the "before". (It is not checked as an overlay of the text read: an overlay and the project
- * warm-up's disk reads of the same file would keep superseding each other's answers.) A few
- * checks run at once; beyond a short queue the oldest waiting read is dropped (its write then
- * reports without a comparison).
+ * diagnostics of exactly the version the agent saw. The file is read through the fs seam between
+ * two `stat`s of that version and checked as that text (an overlay), so a write landing during
+ * the check cannot end up described as the "before"; the result is stamped with the ledger tick
+ * taken first, and kept only if no other file of the workspace was noted changed meanwhile (the
+ * answer might already contain that change). A few checks run at once; beyond a short queue the
+ * oldest waiting read is dropped (its write then reports without a comparison).
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { ActionRunner } from '../actions/action-runner.ts';
 import type { DiagnosticsGetResult } from '../actions/action-results.ts';
+import type { ChangeLedger } from './change-ledger.ts';
 import type { DiagnosticsBaselines } from './diagnostics-baselines.ts';
 import type { ObservedRead } from './write-tracker.ts';
 
@@ -24,7 +24,7 @@ const FETCH_ITEMS = 1_000;
 /** What the prefetcher needs. */
 export interface BaselinePrefetchDeps {
   runner: Pick<ActionRunner, 'run'>;
-  fs: Pick<FileSystem, 'stat'>;
+  fs: Pick<FileSystem, 'stat' | 'readText'>;
   baselines: DiagnosticsBaselines;
   /** Whether a server handles the file in this workspace. */
   handles: (path: string, root: string) => boolean;
@@ -34,6 +34,8 @@ export interface BaselinePrefetchDeps {
   waitMs: number;
   /** A new ledger tick (a baseline is stamped with the tick its check began at). */
   tick: () => number;
+  /** Whether no file of `root` but `path` was noted changed since `tick` ({@link ChangeLedger.quietExceptSince}). */
+  quietExceptSince: (root: string, tick: number, path: string) => boolean;
   log: (message: string) => void;
 }
 
@@ -97,24 +99,27 @@ export class BaselinePrefetch {
     const signal = this.#abort.signal;
     try {
       const tick = this.#deps.tick();
-      if (!(await this.#isVersion(read, signal))) return;
+      const text = await this.#readVersion(read, signal);
+      if (text === undefined) return;
       const result = (await this.#deps.runner.run({
         action: 'diagnostics.get',
-        params: { workspaceRoot: root, filePath: read.path, maxItems: FETCH_ITEMS, waitMs: this.#deps.waitMs },
+        params: { workspaceRoot: root, filePath: read.path, text, maxItems: FETCH_ITEMS, waitMs: this.#deps.waitMs },
         signal,
         toolName: 'edit feedback',
       })) as DiagnosticsGetResult;
-      // the file changed while it was checked: the answer may describe either text
-      if (!(await this.#isVersion(read, signal))) return;
-      if (result.state === 'fresh' && !result.truncated) this.#deps.baselines.set(read.path, read.version, result.diagnostics, tick);
+      if (result.state !== 'fresh' || result.truncated || !this.#deps.quietExceptSince(root, tick, read.path)) return;
+      this.#deps.baselines.set(read.path, read.version, result.diagnostics, tick);
     } catch (error) {
       if (!signal.aborted) this.#deps.log(`edit feedback: background check of ${read.path} failed: ${(error as Error).message}`);
     }
   }
 
-  /** @returns whether the file still is the version that was read */
-  async #isVersion(read: ObservedRead, signal: AbortSignal): Promise<boolean> {
-    return (await this.#deps.fs.stat(read.target, signal))?.version === read.version;
+  /** @returns the file's text when it still is the version that was read, else undefined */
+  async #readVersion(read: ObservedRead, signal: AbortSignal): Promise<string | undefined> {
+    const same = async (): Promise<boolean> => (await this.#deps.fs.stat(read.target, signal))?.version === read.version;
+    if (!(await same())) return undefined;
+    const text = await this.#deps.fs.readText(read.target, signal);
+    return (await same()) ? text : undefined;
   }
 
   /** Aborts every check and drops the queue. */

@@ -29,6 +29,8 @@ interface RootRecord {
   cause: Map<string, string>;
   /** Tick of the latest note. */
   lastNote: number;
+  /** path → tick of its latest note */
+  noted: Map<string, number>;
 }
 
 /** Unjudged changes and files, by root; one tick counter for the plugin. */
@@ -44,7 +46,7 @@ export class ChangeLedger {
   #record(root: string): RootRecord {
     let record = this.#roots.get(root);
     if (record === undefined) {
-      record = { sources: new Map(), dirty: new Map(), cause: new Map(), lastNote: 0 };
+      record = { sources: new Map(), dirty: new Map(), cause: new Map(), lastNote: 0, noted: new Map() };
       this.#roots.set(root, record);
     }
     return record;
@@ -61,6 +63,7 @@ export class ChangeLedger {
     const record = this.#record(root);
     record.lastNote = tick;
     for (const { path, kind } of changes) {
+      record.noted.set(path, tick);
       const earlier = record.sources.get(path);
       record.sources.set(path, { path, kind, since: earlier?.since ?? tick });
       if (kind === 'deleted') {
@@ -144,6 +147,19 @@ export class ChangeLedger {
    */
   quietSince(root: string, tick: number): boolean {
     return (this.#roots.get(root)?.lastNote ?? 0) < tick;
+  }
+
+  /**
+   * @param root workspace root
+   * @param tick a check's starting tick
+   * @param path a file checked as a fixed text (an overlay): its own changes do not matter
+   * @returns whether no other file of `root` was noted changed since
+   */
+  quietExceptSince(root: string, tick: number, path: string): boolean {
+    const record = this.#roots.get(root);
+    if (record === undefined || record.lastNote < tick) return true;
+    for (const [other, at] of record.noted) if (at >= tick && other !== path) return false;
+    return true;
   }
 
   /** @returns whether `root` has anything unjudged */

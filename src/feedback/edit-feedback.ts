@@ -114,7 +114,7 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
     listFiles: async (root, max, signal) => (await lister(root, max, signal)).files,
   });
   const prefetch = cfg.baselineOnRead
-    ? new BaselinePrefetch({ runner: deps.runner, fs: ctx.fs, baselines, handles, readOnly, waitMs: deps.config.diagnosticsWaitMs, tick: () => ledger.tick(), log: debug })
+    ? new BaselinePrefetch({ runner: deps.runner, fs: ctx.fs, baselines, handles, readOnly, waitMs: deps.config.diagnosticsWaitMs, tick: () => ledger.tick(), quietExceptSince: (root, tick, path) => ledger.quietExceptSince(root, tick, path), log: debug })
     : undefined;
   const roots = new Set<string>();
   const touch = (agent: AgentLike, seed?: string): void => {
