@@ -85,6 +85,8 @@ class Session {
       pluginConfig: { editFeedback },
       extraPlugins: [{ plugin: toolFs as unknown as Plugin }],
     });
+    // the generated app.ts starts with an error; the rounds start from the clean text
+    if (target.file === 'src/app.ts') writeFileSync(project.appPath, project.appText(undefined));
     const agent = await harness.createAgent(project.root);
     // warm: one diagnostics call on the file (both), and the warm-up the session started (on)
     await execute(harness, agent, 'lsp_diagnostics', { file_path: target.file });
@@ -163,7 +165,7 @@ function section(
     `| feedback on | ${fmtMedianP95(onS)} |`,
     `| added by the feedback (per pair) | ${fmtMedianP95(added)} |`,
     '',
-    `Where the time of a verdict goes (median / p95 over ${timings.length} verdicts): waiting for background checks ${phase((t) => t.backgroundMs)}, telling the server of the write ${phase((t) => t.announceMs)}, the written file's check ${phase((t) => t.writtenMs)}, finding its dependents (tsserver \`fileReferences\`, transitively) ${phase((t) => t.dependentsMs)}, checking the dependents and other files due ${phase((t) => t.dueMs)}; whole verdict ${phase((t) => t.totalMs)}. Dependents per edit: median ${summarize(timings.map((t) => t.dependents)).median}; files checked besides the written one: median ${summarize(timings.map((t) => t.checked)).median}.`,
+    `Where the time of a verdict goes (median / p95 over ${timings.length} verdicts): waiting for background checks ${phase((t) => t.backgroundMs)}, telling the server of the write ${phase((t) => t.announceMs)}, the written file's check ${phase((t) => t.writtenMs)} and, sent at the same time, finding its dependents (tsserver \`fileReferences\`, transitively) ${phase((t) => t.dependentsMs)}, then checking the dependents and other files due ${phase((t) => t.dueMs)}; whole verdict ${phase((t) => t.totalMs)}. Dependents per edit: median ${summarize(timings.map((t) => t.dependents)).median}; files checked besides the written one: median ${summarize(timings.map((t) => t.checked)).median}.`,
     '',
     `Verdicts with the feature on: ${on.kinds.fresh} of ${facts.rounds} fresh within the budget (${on.correct} of them naming exactly the edit's error, or its resolution), ${on.kinds.pending} \`diagnostics pending\`, ${on.kinds.failed} failed, ${on.kinds.none} without a verdict. With it off, ${off.kinds.none} of ${facts.rounds} results carried no verdict.`,
     '',

@@ -19,7 +19,7 @@ const MAX_FILES = 4_000;
 const BATCH = 32;
 /** How long loading the project may take. */
 const LOAD_WAIT_MS = 300_000;
-/** First files tried (a file gone or an answer superseded by a change). */
+/** First files tried (a file gone). */
 const SEED_ATTEMPTS = 4;
 /** Workspace files listed to find a first file. */
 const SEED_CANDIDATES = 16;
@@ -110,8 +110,9 @@ export class ProjectWarmup {
   async #run(root: string, record: RootWarmup): Promise<void> {
     const signal = this.#abort.signal;
     const deps = this.#deps;
-    // the first file that loads the program: the one the session touched, else the first listed;
-    // a change noticed while it loaded leaves the answer pending (ask again), a file gone is replaced
+    // the first file that loads the program: the one the session touched, else the first listed
+    // (a file gone is replaced). Any answer means the program is loaded; one superseded by a change
+    // noticed meanwhile (an agent editing while it loads) is just not kept as a baseline.
     const tried = new Set<string>();
     let first: Awaited<ReturnType<ProjectWarmupDeps['engine']['diagnosticsMany']>>[number] | undefined;
     let tick = 0;
@@ -124,17 +125,17 @@ export class ProjectWarmup {
       }
       tried.add(record.seed);
       tick = deps.ledger.tick();
-      [first] = await deps.engine.diagnosticsMany(root, [record.seed], { signal, waitMs: LOAD_WAIT_MS });
-      if (first !== undefined && !('error' in first) && first.state === 'fresh') break;
+      [first] = await deps.engine.diagnosticsMany(root, [record.seed], { signal, waitMs: LOAD_WAIT_MS, minSeverity: deps.minSeverity });
+      if (first !== undefined && !('error' in first)) break;
     }
     const seed = record.seed;
-    if (seed === undefined || first === undefined || 'error' in first || first.state !== 'fresh') {
+    if (seed === undefined || first === undefined || 'error' in first) {
       record.state = tried.size === 0 ? 'none' : 'failed';
-      if (tried.size > 0) deps.log(`edit feedback: the project of ${root} did not load (${first && 'error' in first ? first.error.message : 'no fresh answer'})`);
+      if (tried.size > 0) deps.log(`edit feedback: the project of ${root} did not load (${first && 'error' in first ? first.error.message : 'no file to load it by'})`);
       return;
     }
     record.state = 'ready';
-    this.#keep(root, seed, first.diagnostics.map(toWireDiagnostic), tick);
+    if (first.state === 'fresh') this.#keep(root, seed, first.diagnostics.map(toWireDiagnostic), tick);
     const program = (await deps.engine.projectFiles(seed, root, { signal })) ?? [];
     const files = program.filter((p) => p !== seed && p.startsWith(root + sep) && !p.includes(`${sep}node_modules${sep}`) && deps.handles(p, root)).slice(0, MAX_FILES);
     // files whose answer a change superseded are asked once more at the end
