@@ -62,7 +62,6 @@ function generate(root: string): void {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   };
-  const name = (i: number): string => `p${String(i).padStart(2, '0')}`;
   write('tsconfig.json', JSON.stringify({ files: [], references: Array.from({ length: PROGRAMS }, (_, i) => ({ path: `./${name(i)}` })) }));
   for (let p = 0; p < PROGRAMS; p++) {
     const refs = p === 0 ? [] : [{ path: `../${name(p - 1)}` }];
@@ -87,6 +86,9 @@ function errorsOfCheck(stdout: string): string[] {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+/** The folder name of program i. */
+const name = (i: number): string => `p${String(i).padStart(2, '0')}`;
 
 async function main(): Promise<void> {
   if (!existsSync(MAIN)) throw new Error('run `npm run build` first');

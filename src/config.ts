@@ -95,6 +95,11 @@ export interface EditFeedbackConfig {
   tools: string[];
   /** When an agent reads a file a server handles, check it in the background so a later edit has something to compare with. */
   baselineOnRead: boolean;
+  /**
+   * Watch the workspace (only where the harness fs is this machine's disk) so files changed by
+   * any other tool call — a shell `mv`, a generator — get a verdict too.
+   */
+  watchChanges: boolean;
 }
 
 /** The plugin configuration. */
@@ -192,6 +197,7 @@ export const EditFeedbackConfig: z<EditFeedbackConfig> = z.object({
   severity: z.union(['error', 'warning', 'info', 'hint']).default('warning'),
   tools: z.array(z.string()).default(EDIT_FEEDBACK_TOOLS),
   baselineOnRead: z.boolean().default(true),
+  watchChanges: z.boolean().default(true),
 }) as z<EditFeedbackConfig>;
 
 /** The plugin's Config schema; cordis validates it at load, so misconfiguration fails naming the key. */

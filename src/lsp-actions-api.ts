@@ -1,6 +1,7 @@
 import type { ActionRegistry } from './actions/action-registry.ts';
 import type { ActionRunner } from './actions/action-runner.ts';
 import type { Config } from './config.ts';
+import type { EditVerdict } from './feedback/edit-verdict.ts';
 import type { LspEngineApi } from './lsp/engine-types.ts';
 
 /**
@@ -19,6 +20,14 @@ export interface LspActionsApi {
    * went away (`output-closed`). The `serve` command stops on it.
    */
   editorClosed?: Promise<'eof' | 'output-closed'>;
+  /**
+   * Present when edit feedback is enabled: the verdict on files a caller changed on disk (and on
+   * everything still unjudged under `root`), for faces that are not DSH tool calls (an MCP
+   * server); render it with `renderVerdict` (src/feedback/verdict-render.ts).
+   */
+  verdictFor?: (root: string, changed: readonly string[], signal: AbortSignal) => Promise<EditVerdict | undefined>;
+  /** Present with `verdictFor`: settles when the project warm-up a session started for `root` is over. */
+  warmedUp?: (root: string) => Promise<void>;
 }
 
 declare module '@deepseek-ai/cordis' {

@@ -13,12 +13,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { nodeWorkspaceWatch } from '../documents/node-workspace-watcher.ts';
 import { recoverAtStart } from '../edits/startup-recovery.ts';
 import { drainWrites } from '../edits/write-drain.ts';
-import { DiagnosticsBaselines } from '../feedback/diagnostics-baselines.ts';
 import { ChangedFiles } from '../mcp/changed-files.ts';
-import { lspEditFeedbackTool, rememberShown } from '../mcp/lsp-edit-feedback-tool.ts';
+import { lspEditFeedbackTool } from '../mcp/lsp-edit-feedback-tool.ts';
 import { MCP_INSTRUCTIONS } from '../mcp/mcp-instructions.ts';
 import { type McpBackend, startMcpServer } from '../mcp/mcp-server.ts';
-import { LSP_DIAGNOSTICS } from '../tools/lsp-diagnostics-tool.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { type CliIo, resolveWorkspace, SetupError } from './cli-io.ts';
 import { PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
@@ -53,14 +51,14 @@ export async function runMcp(cmd: McpCommand, io: CliIo, stopped: Promise<StopRe
     // an edit a crash left half-applied is put back before anything is served
     await recoverAtStart(fs, folders, { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => log.warn(line) });
     changes = new ChangedFiles(folders, nodeWorkspaceWatch());
-    const baselines = new DiagnosticsBaselines(api.config.maxOpenDocuments);
-    tools.register(lspEditFeedbackTool({ runner: api.runner, engine: api.engine, config: api.config, fs, changes, folders, baselines }));
+    // the same verdict DSH appends to a write; absent when the composition turns edit feedback off
+    if (api.verdictFor !== undefined) tools.register(lspEditFeedbackTool({ verdictFor: api.verdictFor, engine: api.engine, config: api.config, changes, folders }));
+    else log.info('editFeedback.enabled is off: lsp_edit_feedback is not served');
     log.info('serving MCP on stdio for %s (servers: %s)', folders.join(', '), Object.keys(api.config.servers).join(', '));
     return {
       tools,
       folders,
       ...(prepared.entries === undefined ? {} : { sandbox: cmd.sandbox }),
-      onResult: (name, root, value) => (name === LSP_DIAGNOSTICS ? rememberShown({ fs, baselines }, root, value) : undefined),
       debug: (line) => log.debug(line),
     };
   })();

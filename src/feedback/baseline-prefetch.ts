@@ -2,8 +2,10 @@
  * Background checks of files agents read, so that a later write of the file has a baseline: the
  * diagnostics of exactly the version the agent saw. The file is read through the fs seam between
  * two `stat`s of that version and checked as that text (an overlay), so a write landing during
- * the check cannot end up described as the "before". A few checks run at once; beyond a short
- * queue the oldest waiting read is dropped (its write then reports without a comparison).
+ * the check cannot end up described as the "before"; the result is stamped with the ledger tick
+ * taken first, and kept only if no other file of the workspace was noted changed meanwhile (the
+ * answer might already contain that change). A few checks run at once; beyond a short queue the
+ * oldest waiting read is dropped (its write then reports without a comparison).
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { ActionRunner } from '../actions/action-runner.ts';
@@ -29,6 +31,10 @@ export interface BaselinePrefetchDeps {
   readOnly: (agent: ObservedRead['agent']) => boolean;
   /** How long one background check may wait for a fresh result. */
   waitMs: number;
+  /** A new ledger tick (a baseline is stamped with the tick its check began at). */
+  tick: () => number;
+  /** Whether no file of `root` but `path` was noted changed since `tick` (`ChangeLedger.quietExceptSince`). */
+  quietExceptSince: (root: string, tick: number, path: string) => boolean;
   log: (message: string) => void;
 }
 
@@ -91,6 +97,7 @@ export class BaselinePrefetch {
     const { read, root } = job;
     const signal = this.#abort.signal;
     try {
+      const tick = this.#deps.tick();
       const text = await this.#readVersion(read, signal);
       if (text === undefined) return;
       const result = (await this.#deps.runner.run({
@@ -99,7 +106,8 @@ export class BaselinePrefetch {
         signal,
         toolName: 'edit feedback',
       })) as DiagnosticsGetResult;
-      if (result.state === 'fresh' && !result.truncated) this.#deps.baselines.set(read.path, read.version, result.diagnostics);
+      if (result.state !== 'fresh' || result.truncated || !this.#deps.quietExceptSince(root, tick, read.path)) return;
+      this.#deps.baselines.set(read.path, read.version, result.diagnostics, tick);
     } catch (error) {
       if (!signal.aborted) this.#deps.log(`edit feedback: background check of ${read.path} failed: ${(error as Error).message}`);
     }

@@ -1,9 +1,11 @@
 /**
- * What a write is compared with: the last fresh, complete diagnostics of a file, tagged with the
- * filesystem version of the content they describe. A write's delta uses the entry only when its
- * version is the one the writing session last saw (the content the write replaced), so a
- * baseline never describes other text. Entries come from background checks of files agents read
- * and from earlier verdicts; bounded, least recently used first out.
+ * What a change is compared with: the last fresh, complete diagnostics of a file — whoever
+ * changed the file since (the agent, a shell command, the user) — tagged with the ledger tick at
+ * which the check began ({@link ChangeLedger}) and, when known, the filesystem version of the
+ * content they describe. A verdict uses an entry only when it began before the change it judges
+ * was noted ({@link usableBefore}), so a baseline can never already contain the change. Entries
+ * come from background checks (files agents read, the project warm-up) and from every verdict;
+ * bounded, least recently used first out.
  */
 import type { FsVersion } from '@deepseek-ai/dsh-fs';
 import type { WireDiagnostic } from '../actions/action-results.ts';
@@ -13,6 +15,8 @@ import type { RememberedDiagnostic } from '../tools/diagnostics-memory.ts';
 export interface Baseline {
   /** The filesystem version of the content the list describes; undefined when not known. */
   version?: FsVersion;
+  /** The ledger tick at which the check that produced the list began. */
+  tick: number;
   diagnostics: readonly RememberedDiagnostic[];
 }
 
@@ -46,6 +50,16 @@ export class DiagnosticsBaselines {
   }
 
   /**
+   * @param path absolute path
+   * @param tick the ledger tick at which the change being judged was noted
+   * @returns the last fresh list when its check began before that tick, else undefined
+   */
+  usableBefore(path: string, tick: number): Baseline | undefined {
+    const entry = this.#entries.get(path);
+    return entry !== undefined && entry.tick < tick ? entry : undefined;
+  }
+
+  /**
    * @param accept which paths qualify
    * @param limit how many at most
    * @returns qualifying paths with a baseline, most recently set or used first
@@ -64,10 +78,11 @@ export class DiagnosticsBaselines {
    * @param path absolute path
    * @param version the content's filesystem version, when known
    * @param diagnostics the full list
+   * @param tick the ledger tick at which the check began
    */
-  set(path: string, version: FsVersion | undefined, diagnostics: readonly WireDiagnostic[] | readonly RememberedDiagnostic[]): void {
+  set(path: string, version: FsVersion | undefined, diagnostics: readonly WireDiagnostic[] | readonly RememberedDiagnostic[], tick: number): void {
     this.#entries.delete(path);
-    this.#entries.set(path, { ...(version !== undefined ? { version } : {}), diagnostics: diagnostics.map(strip) });
+    this.#entries.set(path, { ...(version !== undefined ? { version } : {}), tick, diagnostics: diagnostics.map(strip) });
     while (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
   }
 

@@ -10,11 +10,12 @@ import type { FsObservation, FsTarget, FsVersion } from '@deepseek-ai/dsh-fs';
 
 /** A file a followed call wrote. */
 export interface ObservedWrite {
-  target: FsTarget;
   /** Absolute path (the fs backend's process path). */
   path: string;
-  /** The version the write left on disk. */
-  version: FsVersion;
+  /** The version the write left on disk, when known. */
+  version?: FsVersion;
+  /** The ledger tick at which the write was first noted (a baseline must predate it). */
+  tick: number;
   /** What the session had seen of the file before this call (undefined: never observed). */
   previous?: FsObservation;
 }
@@ -49,6 +50,8 @@ export interface WriteTrackerOptions {
   pathOf: (target: FsTarget) => string | undefined;
   /** Told about every read of an agent (synchronously; must not throw). */
   onRead?: (read: ObservedRead) => void;
+  /** Notes a write (synchronously, at once: baselines begun later are not its "before"); returns the note's tick. */
+  onWrite: (path: string, agent: AgentLike, kind: 'created' | 'changed', version: FsVersion | undefined) => number;
   /** Calls and (session, file) versions remembered at most. */
   maxEntries: number;
 }
@@ -118,12 +121,38 @@ export class WriteTracker {
       this.#options.onRead?.({ target, path, version: observation.version, agent });
       return;
     }
+    this.#record(actor, agent, path, observation.version, previous);
+  }
+
+  /**
+   * Records a write our own write path made for a call, whether or not it emitted `fs/observed`
+   * (it does not for a file the agent had not read).
+   * @param actor the writing call (the tool's exec)
+   * @param path absolute path written
+   */
+  recordWrite(actor: object | undefined, path: string): void {
+    try {
+      const call = actor as CallLike | undefined;
+      const agent = agentOf(call);
+      if (agent === undefined || !this.#options.follows(typeof call?.name === 'string' ? call.name : '')) return;
+      const key = callKey(call);
+      if (key === undefined || this.#writes.get(key)?.some((w) => w.path === path)) return;
+      this.#record(call, agent, path, undefined, this.#seen.get(`${sessionKey(agent)}\0${path}`));
+    } catch {
+      // swallowed: as for observe, bookkeeping never fails the write; the file then gets no verdict
+    }
+  }
+
+  #record(actor: CallLike | undefined, agent: AgentLike, path: string, version: FsVersion | undefined, previous: FsObservation | undefined): void {
     const key = callKey(actor);
     if (key === undefined) return;
     const list = this.#writes.get(key) ?? [];
     const earlier = list.findIndex((w) => w.path === path);
-    // a file written twice in one call: keep what the session saw before the call, and the last version
-    const entry: ObservedWrite = { target, path, version: observation.version, ...(earlier >= 0 ? pick(list[earlier]) : previous ? { previous } : {}) };
+    const before = earlier >= 0 ? list[earlier] : undefined;
+    // a file written twice in one call: keep what the session saw before the call and the first note, and the last version
+    const tick = before?.tick ?? this.#options.onWrite(path, agent, previous?.kind === 'absent' ? 'created' : 'changed', version);
+    const kept = before ? pick(before) : previous ? { previous } : {};
+    const entry: ObservedWrite = { path, tick, ...(version !== undefined ? { version } : {}), ...kept };
     if (earlier >= 0) list.splice(earlier, 1);
     list.push(entry);
     remember(this.#writes, key, list, this.#options.maxEntries);

@@ -405,6 +405,15 @@ export interface LspEngineApi {
    */
   projectFiles(path: string, root: string, opts?: CallOptions): Promise<string[] | undefined>;
 
+  /**
+   * The files that import `path` directly (`import`, `export … from`, `require`, `import()`,
+   * `/// <reference path>`), as the compiler project's module resolution has them — for a
+   * tsserver-backed server, its `fileReferences`. Undefined when no server routed to the file
+   * can say (another strategy, no loaded project). Tell the engine of a change first
+   * ({@link filesChanged}): the answer describes the program the server has now.
+   */
+  fileImporters(path: string, root: string, opts?: CallOptions): Promise<string[] | undefined>;
+
   /** Completion from the first server that advertises it. */
   completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;
 

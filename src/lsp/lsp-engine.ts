@@ -45,11 +45,12 @@ import { mergeDiagnostics } from './merge-diagnostics.ts';
 import { ServerPool } from './server-pool.ts';
 import { ServerRouter } from './server-routing.ts';
 import { ServerSessions } from './server-sessions.ts';
+import { requestFileImporters } from './tsserver-file-importers.ts';
 import { requestProjectFiles } from './tsserver-project-files.ts';
 import type { FileChange } from './watched-files.ts';
 import { WorkspaceChanges } from './workspace-changes.ts';
 
-export { resolveServerExecutables } from './resolve-server-executables.ts';
+export { resolveServerExecutables, resolveServerExecutablesLeniently } from './resolve-server-executables.ts';
 
 /** What the engine is built from. */
 export interface LspEngineDeps {
@@ -64,6 +65,8 @@ export interface LspEngineDeps {
   watch?: WorkspaceWatch;
   /** serverId → absolute executable resolved at load ({@link resolveServerExecutables}). */
   executables?: ReadonlyMap<string, string>;
+  /** serverId → why it cannot run here (a default server not found at load); requests routed to it fail with it. */
+  unavailable?: ReadonlyMap<string, Error>;
   log?: EngineLog;
   /**
    * `'push'` makes every server use pushed diagnostics even when it offers pull or tsserver
@@ -118,6 +121,7 @@ export class LspEngine implements LspEngineApi {
       config: deps.config,
       subprocess: deps.subprocess,
       ...(deps.executables === undefined ? {} : { executables: deps.executables }),
+      ...(deps.unavailable === undefined ? {} : { unavailable: deps.unavailable }),
       log: this.log,
       onStarted: (client) => this.attach(client),
       onGone: (client) => {
@@ -229,14 +233,28 @@ export class LspEngine implements LspEngineApi {
     lease.release();
   }
 
-  async projectFiles(path: string, root: string, opts: CallOptions = {}): Promise<string[] | undefined> {
+  projectFiles(path: string, root: string, opts: CallOptions = {}): Promise<string[] | undefined> {
+    return this.askTsserver(path, root, opts, requestProjectFiles);
+  }
+
+  fileImporters(path: string, root: string, opts: CallOptions = {}): Promise<string[] | undefined> {
+    return this.askTsserver(path, root, opts, requestFileImporters);
+  }
+
+  /** Asks the first tsserver-backed server routed to `path` that can answer; undefined when none can. */
+  private async askTsserver(
+    path: string,
+    root: string,
+    opts: CallOptions,
+    ask: (client: LanguageClient, path: string, signal?: AbortSignal) => Promise<string[] | undefined>,
+  ): Promise<string[] | undefined> {
     this.guard();
     for (const serverId of this.router.route(path, root).map((r) => r.serverId)) {
       const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
       const lease = await this.pool.lease(serverId, serverRoot, opts.signal);
       try {
         if (this.collectors.get(lease.client)?.strategy !== 'tsserver') continue;
-        const files = await requestProjectFiles(lease.client, path, opts.signal);
+        const files = await ask(lease.client, path, opts.signal);
         if (files !== undefined) return files;
       } finally {
         lease.release();

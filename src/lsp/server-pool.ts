@@ -51,6 +51,8 @@ export interface ServerPoolDeps {
   subprocess: Pick<SubprocessRuntime, 'spawn'>;
   /** serverId → absolute executable (resolved at load); the configured command otherwise. */
   executables?: ReadonlyMap<string, string>;
+  /** serverId → why it cannot run in this execution world (a default server not found at load). */
+  unavailable?: ReadonlyMap<string, Error>;
   log: EngineLog;
   /** A client finished `initialize` (attach per-client state). */
   onStarted(client: LanguageClient): void;
@@ -80,6 +82,8 @@ export class ServerPool {
    */
   async lease(serverId: string, root: string, signal?: AbortSignal): Promise<ServerLease> {
     if (this.disposed) throw disposedError();
+    const missing = this.deps.unavailable?.get(serverId);
+    if (missing !== undefined) throw missing;
     const key = `${serverId}\u0000${root}`;
     let slot = this.slots.get(key);
     if (slot === undefined) {

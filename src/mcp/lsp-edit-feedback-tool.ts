@@ -1,25 +1,18 @@
 /**
  * `lsp_edit_feedback`: the DSH edit feedback for agents whose writes we do not see. An MCP client
  * edits files with its own tools; the workspace watcher records which files changed on disk, and
- * this tool gives the language server's verdict on them — computed and worded by the same
- * functions as the verdict DSH appends to a write (`src/feedback/edit-verdict.ts`,
- * `verdict-render.ts`): new problems worst first and how many were resolved, compared with the
- * last result this client was shown for each file (an `lsp_diagnostics` answer or an earlier
- * verdict), plus problems the change caused in other files checked before. A file without a
- * fresh answer in time is pending, never clean.
+ * this tool gives the language server's verdict on them — the very verdict DSH appends to a write
+ * (the plugin's `verdictFor`, `src/feedback/edit-feedback.ts`, worded by `verdict-render.ts`): the
+ * changed files and every file whose problems they could change (their importers), new problems
+ * worst first and how many were resolved, each file compared with its last fresh verdict. A file
+ * without a fresh answer in time is named pending, never clean.
  */
-import { resolve } from 'node:path';
-import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools';
-import type { WireDiagnostic } from '../actions/action-results.ts';
-import type { ActionRunner } from '../actions/action-runner.ts';
 import type { Config } from '../config.ts';
-import type { DiagnosticsBaselines } from '../feedback/diagnostics-baselines.ts';
-import { computeVerdict, type EditVerdict } from '../feedback/edit-verdict.ts';
+import type { EditVerdict } from '../feedback/edit-verdict.ts';
 import { renderVerdict } from '../feedback/verdict-render.ts';
-import type { ObservedWrite } from '../feedback/write-tracker.ts';
+import type { LspActionsApi } from '../lsp-actions-api.ts';
 import type { LspEngineApi } from '../lsp/engine-types.ts';
-import { DiagnosticsMemory } from '../tools/diagnostics-memory.ts';
 import { displayPath } from '../tools/locations.ts';
 import { structured } from '../tools/structured.ts';
 import type { ChangedFiles, ChangeKind } from './changed-files.ts';
@@ -33,15 +26,13 @@ export const LSP_EDIT_FEEDBACK_DESCRIPTION =
 
 /** What the tool runs on. */
 export interface EditFeedbackToolDeps {
-  runner: Pick<ActionRunner, 'run'>;
-  engine: Pick<LspEngineApi, 'onDiagnostics' | 'serversFor' | 'openDocuments' | 'filesChanged'>;
+  /** The plugin's verdict for changed files (present while `editFeedback.enabled`). */
+  verdictFor: NonNullable<LspActionsApi['verdictFor']>;
+  engine: Pick<LspEngineApi, 'serversFor'>;
   config: Pick<Config, 'editFeedback' | 'timeoutMs'>;
-  fs: Pick<FileSystem, 'resolve' | 'stat'>;
   changes: Pick<ChangedFiles, 'take' | 'restore'>;
   /** The served folders, absolute. */
   folders: readonly string[];
-  /** The last result this client was shown per file (shared with the face, which records `lsp_diagnostics` answers). */
-  baselines: DiagnosticsBaselines;
 }
 
 /** One served folder's part of the result. */
@@ -60,16 +51,12 @@ export interface EditFeedbackValue {
   folders: FolderFeedback[];
 }
 
-/** The session key of the face's verdicts (one MCP server serves one client). */
-const SESSION = 'mcp';
-
 /**
- * @param deps runner, engine, config, fs, changed files, baselines
+ * @param deps the verdict, the router, config, changed files
  * @returns the tool definition
  */
 export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition {
   const cfg = deps.config.editFeedback;
-  const memory = new DiagnosticsMemory(1);
   const handles = (path: string, root: string): boolean => {
     try {
       return deps.engine.serversFor(path, root).length > 0;
@@ -100,16 +87,9 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
       const judgeFolder = async (root: string, changes: ReadonlyMap<string, ChangeKind>): Promise<FolderFeedback[]> => {
         const changed = [...changes].map(([filePath, kind]) => ({ filePath, kind }));
         if (changed.length === 0) return [];
-        const writes: ObservedWrite[] = [];
-        for (const { filePath, kind } of changed) {
-          if (kind === 'deleted' || !handles(filePath, root)) continue;
-          const write = await observedWrite(deps, filePath, kind, exec.signal);
-          if (write !== undefined) writes.push(write);
-        }
-        const verdict = writes.length === 0 ? undefined : await computeVerdict(
-          { runner: deps.runner, engine: deps.engine, baselines: deps.baselines, memory, handles, waitMs: cfg.waitMs, severity: cfg.severity },
-          { root, sessionId: SESSION, signal: exec.signal, writes },
-        );
+        const paths = changed.filter(({ filePath, kind }) => kind !== 'deleted' && handles(filePath, root)).map(({ filePath }) => filePath);
+        const verdict = paths.length === 0 ? undefined : await deps.verdictFor(root, paths, exec.signal);
+        if (exec.signal.aborted) throw exec.signal.reason ?? new Error('cancelled');
         const text = verdict === undefined ? nothingToJudge(root, changed) : renderVerdict(verdict, cfg) + deletedNote(root, changed);
         return [{ workspaceRoot: root, text, changed, ...(verdict ? { verdict } : {}) }];
       };
@@ -133,24 +113,6 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
   });
 }
 
-/**
- * A changed file as the verdict takes it: its current version, and as "before" the last result
- * shown for it (a created file: nothing).
- */
-async function observedWrite(deps: EditFeedbackToolDeps, path: string, kind: ChangeKind, signal: AbortSignal): Promise<ObservedWrite | undefined> {
-  try {
-    const target = await deps.fs.resolve(path, { signal });
-    const info = await deps.fs.stat(target, signal);
-    if (info === undefined) return undefined; // gone again since the watcher saw it
-    const shown = deps.baselines.get(path)?.version;
-    const previous = kind === 'created' ? { previous: { kind: 'absent' as const } } : shown === undefined ? {} : { previous: { kind: 'present' as const, version: shown } };
-    return { target, path, version: info.version, ...previous };
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return undefined; // swallowed: a file the fs cannot stat now is not judged (it is not there to check)
-  }
-}
-
 /** @returns the text when no changed file is one a language server checks */
 function nothingToJudge(root: string, changed: FolderFeedback['changed']): string {
   const kept = changed.filter((c) => c.kind !== 'deleted');
@@ -164,38 +126,4 @@ function deletedNote(root: string, changed: FolderFeedback['changed']): string {
   if (deleted.length === 0) return '';
   const shown = deleted.slice(0, 5).join(', ') + (deleted.length > 5 ? `, and ${deleted.length - 5} more` : '');
   return `\nDeleted: ${shown}. Files that used them are not judged here; call lsp_diagnostics on them.`;
-}
-
-/** The parts of an `lsp_diagnostics` value a baseline is taken from. */
-interface ShownFile {
-  filePath?: unknown;
-  state?: unknown;
-  truncated?: unknown;
-  error?: unknown;
-  diagnostics?: unknown;
-}
-
-/**
- * Records what an `lsp_diagnostics` answer showed the client as the "before" of the next
- * verdict on each file: only fresh, complete, successful lists.
- * @param deps the fs and the baselines
- * @param root the call's root
- * @param value the tool's structured value
- * @returns when recorded (never rejects)
- */
-export async function rememberShown(deps: Pick<EditFeedbackToolDeps, 'fs' | 'baselines'>, root: string, value: unknown): Promise<void> {
-  const files = (value as { files?: unknown } | undefined)?.files;
-  if (!Array.isArray(files)) return;
-  await Promise.all(
-    (files as ShownFile[]).map(async (file) => {
-      if (typeof file.filePath !== 'string' || file.state !== 'fresh' || file.truncated !== false || file.error !== undefined || !Array.isArray(file.diagnostics)) return;
-      const path = resolve(root, file.filePath);
-      try {
-        const info = await deps.fs.stat(await deps.fs.resolve(path));
-        if (info !== undefined) deps.baselines.set(path, info.version, file.diagnostics as WireDiagnostic[]);
-      } catch {
-        // swallowed: a file the fs cannot stat now gets no baseline; its next verdict says "no earlier check"
-      }
-    }),
-  );
 }

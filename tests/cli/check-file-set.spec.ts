@@ -33,6 +33,8 @@ function tree(files: Record<string, string>, git = false): string {
 
 const ts = loadTypeScript(embeddedTypeScript().packageDir);
 const TS_EXT = /\.(c|m)?(t|j)sx?$/;
+/** The TypeScript/JavaScript files of a list. */
+const tsOnly = (files: string[]): string[] => files.filter((f) => TS_EXT.test(f));
 const rel = (root: string, paths: Iterable<string>) => [...paths].map((p) => p.slice(root.length + 1)).sort();
 
 function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false, cwd = root, allPrograms = false) {
@@ -154,15 +156,14 @@ describe('planFileSet', () => {
     const set = await plan(root);
     assert.deepEqual(rel(root, set.programs.map((p) => p.configPath)), ['tsconfig.json']);
     assert.deepEqual(rel(root, set.skippedPrograms.map((p) => p.configPath)).sort(), ['app/tsconfig.json', 'core/tsconfig.json', 'integrationTests/ts/tsconfig.json', 'website/tsconfig.json']);
-    const ts = (files: string[]) => files.filter((f) => TS_EXT.test(f));
-    assert.deepEqual(rel(root, ts(set.files)), ['src/a.ts']);
+    assert.deepEqual(rel(root, tsOnly(set.files)), ['src/a.ts']);
     assert.deepEqual(set.unconfigured, [], 'files of skipped programs are named with their program, not as in no program');
     const app = await plan(root, ['app']);
     assert.deepEqual(rel(root, app.programs.map((p) => p.configPath)), ['app/tsconfig.json', 'core/tsconfig.json']);
-    assert.deepEqual(rel(root, ts(app.files)), ['app/src/m.ts', 'core/src/c.ts', 'types/g.d.ts']);
+    assert.deepEqual(rel(root, tsOnly(app.files)), ['app/src/m.ts', 'core/src/c.ts', 'types/g.d.ts']);
     // Without a tsconfig at the path, the programs below it are found as before.
     const loose = tree({ 'a/tsconfig.json': '{}', 'a/x.ts': '', 'b/tsconfig.json': '{}', 'b/y.ts': '' });
-    assert.deepEqual(rel(loose, ts((await plan(loose)).files)), ['a/x.ts', 'b/y.ts']);
+    assert.deepEqual(rel(loose, tsOnly((await plan(loose)).files)), ['a/x.ts', 'b/y.ts']);
   });
 
   it('.gitignore (asked from git) is skipped and listed, except a program file', async () => {

@@ -235,8 +235,10 @@ describe('a pyright-configured Python project: the files pyright checks', { time
   });
 });
 
+/** A composite project's tsconfig. */
+const composite = (extra: Record<string, unknown> = {}) => JSON.stringify({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src' }, include: ['src'], ...extra });
+
 describe('a project-references solution, judged as tsc -b judges it', { timeout: TIMEOUT * 8 }, () => {
-  const composite = (extra: Record<string, unknown> = {}) => JSON.stringify({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src' }, include: ['src'], ...extra });
   const files = {
     'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './core' }, { path: './app' }, { path: './cli' }] }),
     'core/tsconfig.json': composite(),
@@ -283,9 +285,9 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
     assert.equal(tsc59(root, '-b').code, 0, 'the solution builds');
     // The referenced project changes; its build output (core/out/*.d.ts) is now stale.
     write(root, { 'core/src/area.ts': 'export function area(w: number, h: number, d: number): number {\n  return w * h * d;\n}\n' });
-    const after = await check(root, ['app']);
-    assert.equal(after.code, 1, 'the stale .d.ts is not what app is judged against');
-    assert.deepEqual(errorsOf(after.doc), ['app/src/main.ts:3:26 2554']);
+    const changed = await check(root, ['app']);
+    assert.equal(changed.code, 1, 'the stale .d.ts is not what app is judged against');
+    assert.deepEqual(errorsOf(changed.doc), ['app/src/main.ts:3:26 2554']);
     // And with no build output at all (a fresh clone): no error invented, the change still seen.
     removeBuildOutput(root);
     const tsc = tsc59(root, '-b');

@@ -15,6 +15,9 @@ after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
+/** A listing with one diagnostic of this code on this file. */
+const on = (path: string, code: number) => ({ files: [], diagnostics: [{ path, diagnostic: { severity: 'error' as const, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: '', code } }] });
+
 describe('parseNativeListing', () => {
   const out = [
     'src/b.ts(2,7): error TS1109: Expression expected.',
@@ -42,7 +45,6 @@ describe('parseNativeListing', () => {
   });
 
   it("tsc's stop rule: a syntax error or an option diagnostic stops it; JSON syntax and unknown options do not", () => {
-    const on = (path: string, code: number) => ({ files: [], diagnostics: [{ path, diagnostic: { severity: 'error' as const, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, message: '', code } }] });
     assert.equal(stopsBeforeChecking(on('/w/src/b.ts', 1109)), true);
     assert.equal(stopsBeforeChecking(on('/w/tsconfig.json', 5102)), true);
     assert.equal(stopsBeforeChecking(on('/w/tsconfig.json', 1005)), false);

@@ -13,7 +13,10 @@ import type { Agent } from '@deepseek-ai/dsh-agent';
 import { CallId } from '@deepseek-ai/dsh-llm';
 import type { SandboxMode } from '@deepseek-ai/dsh-sandbox';
 import * as toolFs from '@deepseek-ai/dsh-tool-fs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { embeddedTypeScriptServer } from '../../src/presets/embedded-typescript.ts';
+import { bashToolPlugin } from '../support/bash-tool.ts';
 import { eventTypes, ScriptedAgentHarness, textOf, type ScriptedResponse, type SeenToolResult } from '../support/scripted-agent.ts';
 import { createFeedbackWorkspace, GEOMETRY, NOTES, positionOf, REPORT, type FeedbackWorkspace } from './fixtures/feedback-workspace.ts';
 
@@ -30,8 +33,9 @@ interface Setup {
   agent: Agent;
 }
 
-async function setup(t: TestContext, options: { config?: Record<string, unknown>; mode?: SandboxMode; plugin?: Plugin; ws?: FeedbackWorkspace } = {}): Promise<Setup> {
+async function setup(t: TestContext, options: { config?: Record<string, unknown>; mode?: SandboxMode; plugin?: Plugin; ws?: FeedbackWorkspace; files?: Record<string, string> } = {}): Promise<Setup> {
   const ws = options.ws ?? createFeedbackWorkspace('lsp-actions-feedback-');
+  for (const [path, text] of Object.entries(options.files ?? {})) writeFileSync(join(ws.root, path), text);
   let harness: ScriptedAgentHarness | undefined;
   t.after(async () => {
     await harness?.dispose();
@@ -41,7 +45,7 @@ async function setup(t: TestContext, options: { config?: Record<string, unknown>
     workspace: ws.root,
     sandboxMode: options.mode ?? 'workspace-write',
     pluginConfig: options.config ?? SLOW_OK,
-    extraPlugins: [{ plugin: toolFs as unknown as Plugin }],
+    extraPlugins: [{ plugin: toolFs as unknown as Plugin }, { plugin: bashToolPlugin }],
     ...(options.plugin ? { plugin: options.plugin } : {}),
   });
   const agent = await harness.createAgent(ws.root);
@@ -66,8 +70,12 @@ const edit = (id: string, file: string, oldString: string, newString: string): S
 });
 const done: ScriptedResponse = { text: 'Done.' };
 
+/** A scripted turn that calls bash. */
+const bash = (id: string, command: string): ScriptedResponse => ({ toolCalls: [{ id, name: 'bash', arguments: { command } }] });
+
 test('an edit that introduces a type error reports it at path:line:col; the edit that fixes it reports it resolved', TIMEOUT, async (t) => {
   const s = await setup(t);
+  await s.harness.ctx.get('lspActions')?.warmedUp?.(s.ws.root);
   await s.harness.prompt(s.agent, 'Break and fix report.ts.', [
     read('read_report', REPORT),
     edit('edit_break', REPORT, '${point.x}', '${pointt.x}'),
@@ -87,7 +95,8 @@ test('an edit that introduces a type error reports it at path:line:col; the edit
   const fixed = seen(s, 'edit_fix');
   t.diagnostic(`fix: ${fixed.text}`);
   assert.equal(fixed.isError, false);
-  assert.equal(feedbackOf(fixed), 'LSP: no new problems (1 resolved)');
+  // files the server re-published meanwhile (geometry.ts, open since the warm-up) are checked too, and counted
+  assert.match(feedbackOf(fixed), /^LSP: no new problems \(1 resolved(, \d+ other files? checked)?\)$/);
   assert.ok(s.ws.read(REPORT).includes('${point.x}'), 'the fix is on disk');
 });
 
@@ -98,8 +107,6 @@ test('an edit to a file no server handles keeps the harness result unchanged', T
   assert.equal(result.isError, false);
   assert.match(result.text, /^The file \S*notes\.md has been updated successfully\.$/);
   assert.ok(s.ws.read(NOTES).includes('Still nothing'));
-  const engine = s.harness.ctx.get('lspActions')?.engine;
-  assert.deepEqual(engine?.liveServers(), [], 'no server was started for a file none handles');
 });
 
 test('a write that creates a new .ts file with an error reports the error', TIMEOUT, async (t) => {
@@ -121,6 +128,7 @@ test('a write that creates a new .ts file with an error reports the error', TIME
 
 test('a changed export that breaks another file is reported for that file', TIMEOUT, async (t) => {
   const s = await setup(t);
+  await s.harness.ctx.get('lspActions')?.warmedUp?.(s.ws.root);
   await s.harness.prompt(s.agent, 'Rename distance.', [
     read('read_geometry', GEOMETRY),
     read('read_report', REPORT),
@@ -135,6 +143,48 @@ test('a changed export that breaks another file is reported for that file', TIME
   const importAt = positionOf(s.ws.read(REPORT), 'distance');
   assert.match(lsp, new RegExp(`src/report\\.ts:${importAt} error Module '"\\./geometry"' has no exported member (named )?'distance'`), lsp);
   assert.ok(!lsp.includes('src/geometry.ts:'), 'the edited file itself has no new problem');
+});
+
+test('an export rename breaking a file the agent never read is reported for that file, never "no new problems"', TIMEOUT, async (t) => {
+  const s = await setup(t);
+  await s.harness.ctx.get('lspActions')?.warmedUp?.(s.ws.root);
+  await s.harness.prompt(s.agent, 'Rename distance.', [
+    read('read_geometry', GEOMETRY),
+    edit('rename_unread', GEOMETRY, 'export function distance(', 'export function distanceBetween('),
+    done,
+  ]);
+  const lsp = feedbackOf(seen(s, 'rename_unread'));
+  t.diagnostic(lsp);
+  assert.ok(!lsp.startsWith('LSP: no new problems'), lsp);
+  assert.match(lsp, /^LSP: 1 new error — src\/report\.ts:1:\d+ error Module '"\.\/geometry"' has no exported member (named )?'distance'/);
+});
+
+test('a shell `mv` that breaks an import is judged at that call, seen through the workspace watcher; moving it back resolves it', TIMEOUT, async (t) => {
+  const s = await setup(t);
+  await s.harness.ctx.get('lspActions')?.warmedUp?.(s.ws.root);
+  await s.harness.prompt(s.agent, 'Move geometry.', [bash('mv_away', `mv ${GEOMETRY} src/geo.ts`), done]);
+  const away = feedbackOf(seen(s, 'mv_away'));
+  t.diagnostic(away);
+  assert.match(away, /^LSP: 1 new error; src\/geo\.ts has no problems \(no earlier check to compare with\)\n/);
+  assert.match(away, /\nsrc\/report\.ts:1:\d+ error Cannot find module '\.\/geometry' or its corresponding type declarations\. \[typescript 2307\]$/);
+  await s.harness.prompt(s.agent, 'Move it back.', [bash('mv_back', `mv src/geo.ts ${GEOMETRY}`), done]);
+  const back = feedbackOf(seen(s, 'mv_back'));
+  t.diagnostic(back);
+  assert.match(back, /^LSP: no new problems \(1 resolved(, \d+ other files? checked)?\)/);
+  await s.harness.prompt(s.agent, 'List.', [bash('ls', 'ls src'), done]);
+  assert.equal(feedbackOf(seen(s, 'ls')), '', 'a command that changed nothing gets no verdict');
+});
+
+test('lsp_format of a file the agent never read gets a verdict (our write path tells edit feedback, not fs/observed)', TIMEOUT, async (t) => {
+  // no watcher: the verdict must come from the write path itself, not from the watcher seeing the file change
+  const s = await setup(t, { files: { 'src/messy.ts': 'export  const  answer:number=42\n' }, config: { ...SLOW_OK, editFeedback: { waitMs: 120_000, watchChanges: false } } });
+  await s.harness.ctx.get('lspActions')?.warmedUp?.(s.ws.root);
+  await s.harness.prompt(s.agent, 'Format messy.ts.', [{ toolCalls: [{ id: 'format', name: 'lsp_format', arguments: { file_path: 'src/messy.ts' } }] }, done]);
+  const result = seen(s, 'format');
+  t.diagnostic(result.text);
+  assert.equal(result.isError, false);
+  assert.notEqual(s.ws.read('src/messy.ts'), 'export  const  answer:number=42\n', 'the file was formatted');
+  assert.match(feedbackOf(result), /^LSP: no new problems/);
 });
 
 test('a language server killed before the edit: the write succeeds and its result says the check failed', TIMEOUT, async (t) => {
@@ -154,7 +204,8 @@ test('a language server killed before the edit: the write succeeds and its resul
   assert.equal(result.isError, false, 'the write itself succeeded');
   assert.ok(s.ws.read(REPORT).includes('${pointt.x}'), 'the edit is on disk');
   assert.match(result.text, /^The file \S*report\.ts has been updated successfully\.\n/);
-  assert.match(feedbackOf(result), /^LSP: check of src\/report\.ts failed: .+ \(LSP_ACTION_SERVER_(GAVE_UP|CRASHED)\)$/);
+  // the check's failure comes first; with the server gone, its dependents cannot be listed either
+  assert.match(feedbackOf(result), /^LSP: check of src\/report\.ts failed: .+ \(LSP_ACTION_SERVER_(GAVE_UP|CRASHED)\)(; dependents of src\/report\.ts not known \(their server cannot list them\))?$/);
 });
 
 /** The script both runs of the byte comparison play. */

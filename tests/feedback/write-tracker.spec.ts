@@ -11,11 +11,16 @@ const target = (path: string): FsTarget => ({ targetKey: path, displayPath: path
 const present = (v: string): FsObservation => ({ kind: 'present', version: v as FsVersion });
 const agent = (id: string) => ({ id, session: { header: { id, cwd: '/ws' } } });
 
+/** Writes noted, in order (the tick returned is the position + 1). */
+let noted: Array<{ path: string; kind: string }> = [];
+
 function tracker(reads: ObservedRead[] = [], maxEntries = 100): WriteTracker {
+  noted = [];
   return new WriteTracker({
-    follows: (name) => name === 'edit' || name === 'write',
+    follows: (name) => name === 'edit' || name === 'write' || name === 'lsp_format',
     pathOf: (t) => (t.displayPath === 'unmapped' ? undefined : t.displayPath),
     onRead: (read) => reads.push(read),
+    onWrite: (path, _agent, kind) => noted.push({ path, kind }),
     maxEntries,
   });
 }
@@ -34,6 +39,8 @@ test('a followed call\'s present observations are its writes, with the version t
   assert.equal(writes[0]?.path, '/ws/a.ts');
   assert.equal(writes[0]?.version, 'v2');
   assert.deepEqual(writes[0]?.previous, present('v1'));
+  assert.equal(writes[0]?.tick, 1, 'noted at once, with the tick the note returned');
+  assert.deepEqual(noted, [{ path: '/ws/a.ts', kind: 'changed' }]);
   assert.deepEqual(tr.take({ callId: 'c2', agent: a }), [], 'taking forgets');
 });
 
@@ -54,6 +61,7 @@ test('a file seen absent, then written, carries the absent observation; sessions
   tr.observe(target('/ws/new.ts'), present('v1'), { callId: 'w', name: 'write', agent: agent('s1') });
   tr.observe(target('/ws/new.ts'), present('v1'), { callId: 'w', name: 'write', agent: agent('s2') });
   assert.deepEqual(tr.take({ callId: 'w', agent: agent('s1') })[0]?.previous, { kind: 'absent' });
+  assert.equal(noted[0]?.kind, 'created', 'a file the session saw absent is noted as created');
   assert.equal(tr.take({ callId: 'w', agent: agent('s2') })[0]?.previous, undefined);
 });
 
@@ -67,10 +75,28 @@ test('a file written twice in one call is one write: the last version, the previ
   assert.equal(writes.length, 1);
   assert.equal(writes[0]?.version, 'v3');
   assert.deepEqual(writes[0]?.previous, present('v1'));
+  assert.equal(writes[0]?.tick, 1, 'the first note is kept: a baseline must predate the first write');
+  assert.equal(noted.length, 1);
+});
+
+test('our own write path records a write without fs/observed (a file the agent had not read); an observed one is not recorded twice', () => {
+  const tr = tracker();
+  const a = agent('s');
+  tr.recordWrite({ callId: 'f', name: 'lsp_format', agent: a }, '/ws/unread.ts');
+  tr.observe(target('/ws/read.ts'), present('v2'), { callId: 'f', name: 'lsp_format', agent: a });
+  tr.recordWrite({ callId: 'f', name: 'lsp_format', agent: a }, '/ws/read.ts');
+  tr.recordWrite({ callId: 'g', name: 'bash', agent: a }, '/ws/other.ts');
+  tr.recordWrite({ callId: 'h', name: 'lsp_format' }, '/ws/agentless.ts');
+  const writes = tr.take({ callId: 'f', agent: a });
+  assert.deepEqual(writes.map((w) => w.path), ['/ws/unread.ts', '/ws/read.ts']);
+  assert.equal(writes[0]?.version, undefined);
+  assert.equal(writes[1]?.version, 'v2');
+  assert.deepEqual(tr.take({ callId: 'g', agent: a }), [], 'an unfollowed tool is not recorded');
+  assert.deepEqual(noted.map((n) => n.path), ['/ws/unread.ts', '/ws/read.ts']);
 });
 
 test('a throwing path mapping never reaches the observing call', () => {
-  const tr = new WriteTracker({ follows: () => true, pathOf: () => { throw new Error('boom'); }, maxEntries: 10 });
+  const tr = new WriteTracker({ follows: () => true, pathOf: () => { throw new Error('boom'); }, onWrite: () => 1, maxEntries: 10 });
   assert.doesNotThrow(() => tr.observe(target('/ws/a.ts'), present('v1'), { callId: 'c', name: 'edit', agent: agent('s') }));
 });
 

@@ -21,6 +21,14 @@ after(async () => {
   await ws.remove();
 });
 
+/** A watch that degrades at once, with a sweep that fails. */
+const degradingWithFailingSweep: WorkspaceWatch = (_root, _onChange, hooks) => {
+  hooks?.onDegraded('cannot watch x: ENOSPC', async () => {
+    throw new Error('EACCES: the tree cannot be read');
+  });
+  return () => undefined;
+};
+
 describe('engine with a failing workspace watcher', () => {
   it('a watcher that cannot be set up: answers are stale, not fresh, and it is said once', async () => {
     const f = await startEngine(makeConfig({ fake: fakeEntry({}) }), { watch: failing });
@@ -65,13 +73,7 @@ describe('engine with a failing workspace watcher', () => {
   });
 
   it('a sweep that fails leaves no way of knowing: answers are stale from then on', async () => {
-    const degrading: WorkspaceWatch = (_root, _onChange, hooks) => {
-      hooks?.onDegraded('cannot watch x: ENOSPC', async () => {
-        throw new Error('EACCES: the tree cannot be read');
-      });
-      return () => undefined;
-    };
-    const f = await startEngine(makeConfig({ fake: fakeEntry({}) }), { watch: degrading });
+    const f = await startEngine(makeConfig({ fake: fakeEntry({}) }), { watch: degradingWithFailingSweep });
     try {
       const t = { root: ws.root, path: await ws.write('c.txt', 'clean\n') };
       await f.engine.diagnostics(t);

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ToolExecutionResult } from '@deepseek-ai/dsh-tools';
 import { resolveConfig } from '../../src/config.ts';
-import { DiagnosticsBaselines } from '../../src/feedback/diagnostics-baselines.ts';
 import { ChangedFiles, merge } from '../../src/mcp/changed-files.ts';
 import { lspEditFeedbackTool } from '../../src/mcp/lsp-edit-feedback-tool.ts';
 import { escalationArgOf, mcpTools, withoutEscalation } from '../../src/mcp/mcp-tool-catalog.ts';
@@ -131,32 +130,31 @@ describe('changed files', () => {
 });
 
 describe('lsp_edit_feedback', () => {
-  it('a cancelled call gives its changes back: the next call judges them', async () => {
+  it('a cancelled call gives its changes back: the next call judges them, with the plugin\'s own verdict', async () => {
     const changes = new ChangedFiles([], () => () => undefined);
     const config = resolveConfig({});
+    const asked: string[][] = [];
     const tool = lspEditFeedbackTool({
-      runner: {
-        run: async () => ({ filePath: '/w/a/x.ts', state: 'fresh', version: 2, diagnostics: [], truncated: false, total: 0, servers: [{ mode: 'push' }] }) as never,
+      verdictFor: async (root, paths, signal) => {
+        if (signal.aborted) throw new Error('aborted');
+        asked.push([...paths]);
+        return { root, waitMs: 3000, files: [], pending: 1, pendingOf: [...paths], unknownDependents: [], dependentsChecked: 0 };
       },
-      engine: { serversFor: () => ['ts'], onDiagnostics: () => () => undefined, openDocuments: () => [], filesChanged: async () => undefined },
+      engine: { serversFor: (path: string) => (path.endsWith('.ts') ? ['ts'] : []) },
       config,
-      fs: {
-        resolve: async (path: string) => ({ targetKey: path, displayPath: path }) as never,
-        stat: async (_target: unknown, signal?: AbortSignal) => {
-          if (signal?.aborted) throw new Error('aborted');
-          return { version: 'v2' } as never;
-        },
-      },
       changes,
       folders: ['/w/a'],
-      baselines: new DiagnosticsBaselines(8),
     });
-    changes.add([{ path: '/w/a/x.ts', kind: 'changed' }]);
+    changes.add([{ path: '/w/a/x.ts', kind: 'changed' }, { path: '/w/a/notes.txt', kind: 'changed' }, { path: '/w/a/gone.ts', kind: 'deleted' }]);
     const cancelled = new AbortController();
     cancelled.abort();
     await assert.rejects(tool.execute({}, { signal: cancelled.signal } as never));
     const value = (await tool.execute({}, { signal: new AbortController().signal } as never)) as { text: string };
-    assert.equal(value.text, 'LSP: x.ts has no problems (no earlier check to compare with)');
+    // only the changed file a server checks is judged; the deletion is named, never judged as clean
+    assert.deepEqual(asked, [['/w/a/x.ts']]);
+    assert.match(value.text, /^LSP: .*pending/);
+    assert.doesNotMatch(value.text, /no new problems/);
+    assert.match(value.text, /Deleted: gone\.ts/);
   });
 });
 

@@ -176,6 +176,10 @@ export class StubEngine implements LspEngineApi {
   onDiagnostics(): () => void {
     return () => {};
   }
+  fileImporters(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
+
   projectFiles(): Promise<undefined> {
     return Promise.resolve(undefined);
   }
