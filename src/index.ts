@@ -98,7 +98,7 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   const memory = new DiagnosticsMemory(config.maxOpenDocuments);
   registerLspTools(ctx, { runner, authorizer, config }, memory);
   feedback = startEditFeedback(ctx, { runner, engine, config, memory, log: (level, message) => logger[level](message) });
-  const api: LspActionsApi = { runner, engine, registry, config, ...(feedback ? { verdictFor: feedback.verdictFor, warmedUp: feedback.warmedUp } : {}) };
+  const api: LspActionsApi = { runner, engine, registry, config, ...(feedback ? { verdictFor: feedback.verdictFor, warmedUp: feedback.warmedUp, warmUp: feedback.warmUp } : {}) };
   let editorClosed: ((why: 'eof' | 'output-closed') => void) | undefined;
   if (config.editor.enabled) api.editorClosed = new Promise((resolve) => (editorClosed = resolve));
   ctx.provide('lspActions', api);

@@ -25,9 +25,11 @@ export interface LspActionsApi {
    * everything still unjudged under `root`), for faces that are not DSH tool calls (an MCP
    * server); render it with `renderVerdict` (src/feedback/verdict-render.ts).
    */
-  verdictFor?: (root: string, changed: readonly string[], signal: AbortSignal) => Promise<EditVerdict | undefined>;
+  verdictFor?: (root: string, changed: readonly string[], signal: AbortSignal, created?: ReadonlySet<string>) => Promise<EditVerdict | undefined>;
   /** Present with `verdictFor`: settles when the project warm-up a session started for `root` is over. */
   warmedUp?: (root: string) => Promise<void>;
+  /** Present with `verdictFor`: starts the warm-up of `root` for a face with no agent session (an MCP server). */
+  warmUp?: (root: string, seed?: string) => void;
 }
 
 declare module '@deepseek-ai/cordis' {

@@ -52,6 +52,9 @@ export async function runMcp(cmd: McpCommand, io: CliIo, stopped: Promise<StopRe
     await recoverAtStart(fs, folders, { removeStaging: (path) => rm(path, { recursive: true, force: true }), report: (line) => log.warn(line) });
     changes = new ChangedFiles(folders, nodeWorkspaceWatch());
     // the same verdict DSH appends to a write; absent when the composition turns edit feedback off
+    // each folder's project loads in the background, as a DSH session's does on first touch: the
+    // first edits are compared with a fresh check, not listed as "no earlier check"
+    for (const folder of folders) api.warmUp?.(folder);
     if (api.verdictFor !== undefined) tools.register(lspEditFeedbackTool({ verdictFor: api.verdictFor, engine: api.engine, config: api.config, changes, folders }));
     else log.info('editFeedback.enabled is off: lsp_edit_feedback is not served');
     log.info('serving MCP on stdio for %s (servers: %s)', folders.join(', '), Object.keys(api.config.servers).join(', '));

@@ -73,9 +73,15 @@ export interface EditFeedbackHooks {
    * The verdict on `changed` paths (already on disk) and everything still unjudged under `root`,
    * for a face that is not a DSH tool call (e.g. an MCP server).
    */
-  verdictFor(root: string, changed: readonly string[], signal: AbortSignal): Promise<EditVerdict | undefined>;
+  verdictFor(root: string, changed: readonly string[], signal: AbortSignal, created?: ReadonlySet<string>): Promise<EditVerdict | undefined>;
   /** Settles when the project warm-up of `root` (started by a session touching it) is over. */
   warmedUp(root: string): Promise<void>;
+  /**
+   * Starts the project warm-up of `root` for a face with no agent session (an MCP server): its
+   * files get their first fresh verdict in the background, so a later change is compared, not
+   * listed as "no earlier check".
+   */
+  warmUp(root: string, seed?: string): void;
 }
 
 /**
@@ -246,10 +252,16 @@ export function startEditFeedback(ctx: Context, deps: EditFeedbackDeps): EditFee
     watched: (changes) => external.watched(changes),
     watchStarted: () => external.started(),
     warmedUp: (root) => warmup.settled(root),
-    verdictFor: async (root, changed, signal) => {
+    warmUp: (root, seed) => {
       roots.add(root);
-      const tick = ledger.note(root, changed.map((path) => ({ path, kind: 'changed' as const })));
-      const writes = changed.map((path) => ({ path, tick }));
+      warmup.touch(root, seed);
+    },
+    verdictFor: async (root, changed, signal, created) => {
+      roots.add(root);
+      const isNew = (path: string): boolean => created?.has(path) === true;
+      const tick = ledger.note(root, changed.map((path) => ({ path, kind: isNew(path) ? ('created' as const) : ('changed' as const) })));
+      // a file created since the last verdict has no "before": every problem in it is new
+      const writes = changed.map((path) => ({ path, tick, ...(isNew(path) ? { previous: { kind: 'absent' as const } } : {}) }));
       return computeVerdict(verdictDeps, { root, signal, writes });
     },
   };

@@ -136,7 +136,8 @@ export class ProjectWarmup {
     }
     record.state = 'ready';
     if (first.state === 'fresh') this.#keep(root, seed, first.diagnostics.map(toWireDiagnostic), tick);
-    const program = (await deps.engine.projectFiles(seed, root, { signal })) ?? [];
+    // a server that cannot list its program (pyright): the workspace's files it handles, bounded
+    const program = (await deps.engine.projectFiles(seed, root, { signal })) ?? (await deps.listFiles(root, MAX_FILES, signal));
     const files = program.filter((p) => p !== seed && p.startsWith(root + sep) && !p.includes(`${sep}node_modules${sep}`) && deps.handles(p, root)).slice(0, MAX_FILES);
     // files whose answer a change superseded are asked once more at the end
     const again = await this.#pass(root, record, files);

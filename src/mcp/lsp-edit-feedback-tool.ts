@@ -88,7 +88,8 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
         const changed = [...changes].map(([filePath, kind]) => ({ filePath, kind }));
         if (changed.length === 0) return [];
         const paths = changed.filter(({ filePath, kind }) => kind !== 'deleted' && handles(filePath, root)).map(({ filePath }) => filePath);
-        const verdict = paths.length === 0 ? undefined : await deps.verdictFor(root, paths, exec.signal);
+        const created = new Set(changed.filter(({ kind }) => kind === 'created').map(({ filePath }) => filePath));
+        const verdict = paths.length === 0 ? undefined : await deps.verdictFor(root, paths, exec.signal, created);
         if (exec.signal.aborted) throw exec.signal.reason ?? new Error('cancelled');
         const text = verdict === undefined ? nothingToJudge(root, changed) : renderVerdict(verdict, cfg) + deletedNote(root, changed);
         return [{ workspaceRoot: root, text, changed, ...(verdict ? { verdict } : {}) }];

@@ -214,10 +214,11 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
     const tree = descendants(child.pid as number);
     assert.ok(tree.length >= 1, 'a language server runs under the MCP server');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const calls = (): number => session.stderr().split('tools/call lsp_diagnostics').length;
+    const calls = (): number => session.stderr().split('tools/call lsp_symbols').length;
     const callsBefore = calls();
-    // the whole workspace: long enough to be still running when the signal lands
-    const inFlight = call(session, 'lsp_diagnostics');
+    // the fake server answers documentSymbol after 4 s: still running when the signal lands (a
+    // whole-workspace check is not: the project warm-up has already checked every file)
+    const inFlight = call(session, 'lsp_symbols', { file_path: 'slow.fake' });
     await until('the call started in the server', () => calls() > callsBefore, 60_000);
     child.kill('SIGTERM');
     const outcome = await inFlight;
