@@ -26,14 +26,16 @@ async function judged(run: () => Promise<void>): Promise<SetupError | undefined>
   }
 }
 
+/** @returns a stream standing in for stderr, and what was written to it */
+function stderr(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return { stream, text: () => text };
+}
+
 describe('check refuses a half-written tree (issue 18)', () => {
   const bed = useWriterBed();
-  const stderr = (): { stream: PassThrough; text: () => string } => {
-    const stream = new PassThrough();
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    return { stream, text: () => text };
-  };
 
   it('an interrupted edit whose bytes are on disk: exit 2 naming it and the way to finish it; nothing written', async () => {
     bed.ws.write('a.ts', A_AFTER);

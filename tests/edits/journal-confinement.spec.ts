@@ -23,6 +23,14 @@ const B_AFTER = 'import { value } from "./a";\nconsole.log(value);\n';
 const VICTIM = 'the victim, never to be written\n';
 const isRoot = process.getuid?.() === 0;
 
+/**
+ * @param path the file the journal names
+ * @returns a journal naming the victim; its hash matches the victim, so only confinement stops the replay
+ */
+function evil(path: string): Parameters<typeof plantJournal>[2] {
+  return [{ path, before: 'PWNED\n', after: VICTIM, owner: { uid: 1234, gid: 1234, mode: 0o104777 } }];
+}
+
 describe('journal replay is confined to our own write in its folder (issue 18)', () => {
   const bed = useWriterBed();
   let outside: string;
@@ -47,9 +55,6 @@ describe('journal replay is confined to our own write in its folder (issue 18)',
     assert.equal(info.mode & 0o7777, 0o644, 'its mode was changed');
     assert.equal(info.uid, process.getuid?.() ?? info.uid, 'its owner was changed');
   }
-
-  /** A journal naming the victim; its hash matches the victim, so only confinement stops the replay. */
-  const evil = (path: string): Parameters<typeof plantJournal>[2] => [{ path, before: 'PWNED\n', after: VICTIM, owner: { uid: 1234, gid: 1234, mode: 0o104777 } }];
 
   it('an absolute /tmp path (default workspace-write): set aside, never replayed; writes go on', async () => {
     await plantJournal(bed.store, bed.ws.root, evil(victim));

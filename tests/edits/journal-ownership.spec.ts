@@ -196,12 +196,12 @@ describe('the journal is owned: no links, never stuck, one writer (issue 18)', (
     const fs = bed.h.ctx.fs;
     const gate: { open?: () => void } = {};
     const opened = new Promise<void>((resolve) => (gate.open = resolve));
-    let reached: () => void = () => undefined;
-    const writing = new Promise<void>((resolve) => (reached = resolve));
+    const arrived: { reached?: () => void } = {};
+    const writing = new Promise<void>((resolve) => (arrived.reached = resolve));
     const slow = Object.create(fs, {
       writeText: {
         value: async (...args: Parameters<typeof fs.writeText>) => {
-          reached();
+          arrived.reached?.();
           await opened;
           return fs.writeText(...args);
         },

@@ -9,10 +9,16 @@ import { toWriteActionError } from '../../src/edits/fs-error-map.ts';
 
 const denial = (): Error => Object.assign(new Error('path is outside the writable roots'), { code: 'FS_SANDBOX_DENIED' });
 
+/**
+ * @param mode the sandbox mode the seam's message names
+ * @returns the error the harness's fs seam throws for a denied write
+ */
+function seam(mode: string): Error {
+  return Object.assign(new Error(`cannot write "/w/.dsh-lsp-actions/write-journal.json": file access denied under ${mode} mode`), { code: 'FS_SANDBOX_DENIED' });
+}
+
 describe('FS_SANDBOX_DENIED by mode', () => {
   it('a caller that does not pass the mode gets the one the seam\'s denial names (issue 18: a journal write denied under workspace-write was "read-only")', () => {
-    const seam = (mode: string): Error =>
-      Object.assign(new Error(`cannot write "/w/.dsh-lsp-actions/write-journal.json": file access denied under ${mode} mode`), { code: 'FS_SANDBOX_DENIED' });
     const denied = toWriteActionError(seam('workspace-write'), { path: '/w/.dsh-lsp-actions/write-journal.json', stage: 'write' });
     assert.equal(denied.code, 'LSP_ACTION_OUTSIDE_WORKSPACE');
     assert.equal(denied.details['mode'], 'workspace-write');

@@ -14,6 +14,13 @@ let ws: Workspace;
 const failing: WorkspaceWatch = () => {
   throw Object.assign(new Error('EMFILE: too many open files, watch'), { code: 'EMFILE' });
 };
+/** A watcher that degrades at once, to a sweep that cannot read the tree. */
+const unreadableSweep: WorkspaceWatch = (_root, _onChange, hooks) => {
+  hooks?.onDegraded('cannot watch x: ENOSPC', async () => {
+    throw new Error('EACCES: the tree cannot be read');
+  });
+  return () => undefined;
+};
 before(async () => {
   ws = await makeWorkspace('lsp-watch-degraded-');
 });
@@ -65,13 +72,7 @@ describe('engine with a failing workspace watcher', () => {
   });
 
   it('a sweep that fails leaves no way of knowing: answers are stale from then on', async () => {
-    const degrading: WorkspaceWatch = (_root, _onChange, hooks) => {
-      hooks?.onDegraded('cannot watch x: ENOSPC', async () => {
-        throw new Error('EACCES: the tree cannot be read');
-      });
-      return () => undefined;
-    };
-    const f = await startEngine(makeConfig({ fake: fakeEntry({}) }), { watch: degrading });
+    const f = await startEngine(makeConfig({ fake: fakeEntry({}) }), { watch: unreadableSweep });
     try {
       const t = { root: ws.root, path: await ws.write('c.txt', 'clean\n') };
       await f.engine.diagnostics(t);

@@ -193,13 +193,13 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
     const warm = await call(session, 'lsp_diagnostics', { file_path: 'slow.fake' });
     assert.match(warm.text, /^slow\.fake — 1 error \(fresh\)/);
     const started = (): number => session.stderr().split('tools/call lsp_symbols').length;
-    const before = started();
+    const startedBefore = started();
     const order: string[] = [];
     const slow = call(session, 'lsp_symbols', { file_path: 'slow.fake' }).then((outcome) => {
       order.push('lsp_symbols');
       return outcome;
     });
-    await until('the slow call started in the server', () => started() > before, 60_000);
+    await until('the slow call started in the server', () => started() > startedBefore, 60_000);
     const quick = await call(session, 'lsp_diagnostics', { file_path: 'slow.fake' });
     order.push('lsp_diagnostics');
     const symbols = await slow;
@@ -215,10 +215,10 @@ describe('mcp under read-only (the default): writes are refused, nothing is writ
     assert.ok(tree.length >= 1, 'a language server runs under the MCP server');
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const calls = (): number => session.stderr().split('tools/call lsp_diagnostics').length;
-    const before = calls();
+    const callsBefore = calls();
     // the whole workspace: long enough to be still running when the signal lands
     const inFlight = call(session, 'lsp_diagnostics');
-    await until('the call started in the server', () => calls() > before, 60_000);
+    await until('the call started in the server', () => calls() > callsBefore, 60_000);
     child.kill('SIGTERM');
     const outcome = await inFlight;
     assert.equal(outcome.isError, true, outcome.text);
