@@ -57,6 +57,18 @@ describe('mcp under workspace-write: the SDK client', { timeout: TIMEOUT, skip: 
     }
   });
 
+  it('navigation tools answer agentless, in the folder of the path: definition in TypeScript, hover in Python', async () => {
+    // use.ts line 3: `export const total: number = add(1, 2);` — `add` starts at character 30
+    const definition = await call(session, 'lsp_definition', { file_path: 'src/use.ts', line: 3, character: 31 });
+    assert.equal(definition.isError, false, definition.text);
+    assert.match(definition.text, /^src\/dep\.ts\n\s+1:17: /m, definition.text);
+    assert.match(definition.text, /export function add\(a: number, b: number\): number/, definition.text);
+    // main.py line 3: `count: int = total([1, 2])` — `total` starts at character 14; an absolute path in the second folder
+    const hover = await call(session, 'lsp_hover', { file_path: join(py, 'main.py'), line: 3, character: 15 });
+    assert.equal(hover.isError, false, hover.text);
+    assert.match(hover.text, /def total\(xs: list\[int\]\) -> int/, hover.text);
+  });
+
   it('diagnostics are fresh and correct, in TypeScript and Python', async () => {
     const bad = await call(session, 'lsp_diagnostics', { file_path: 'src/bad.ts' });
     assert.equal(bad.isError, false, bad.text);
