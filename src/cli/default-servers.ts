@@ -191,7 +191,9 @@ function deepMerge(base: Record<string, unknown>, override: Record<string, unkno
 /**
  * Merges overrides over the base table per server id (see {@link mergeEntry}), drops `null`s, validates every entry against the plugin's schema.
  * An override without `command` for a server that is not in the base table is left out
- * (it tunes a preset that is not installed).
+ * (it tunes a preset that is not installed). An override with `command` naming a preset id the
+ * base table lacks (the preset was not found installed) starts from that preset's entry, so
+ * `{pyright: {command: '/abs/pyright-langserver'}}` still routes `.py` files to it.
  * @param base embedded + detected entries
  * @param overrides the user's overrides
  * @returns validated entries
@@ -206,7 +208,7 @@ export function mergeServers(
     if (entry === null) {
       delete merged[id];
     } else if (merged[id] !== undefined || entry.command !== undefined) {
-      merged[id] = mergeEntry(merged[id] ?? {}, entry);
+      merged[id] = mergeEntry(merged[id] ?? presetEntry(id), entry);
     }
   }
   const out: Record<string, ServerConfig> = {};
@@ -232,6 +234,14 @@ export function resolveServers(options: DetectOptions, overrides: ServerOverride
   const detected = detectServers(options, overrides);
   const base: Record<string, Partial<ServerConfig>> = { [EMBEDDED_TYPESCRIPT_ID]: typescript ?? embeddedTypeScriptServer(), ...detected };
   return { servers: mergeServers(base, overrides), detected: Object.keys(detected) };
+}
+
+/**
+ * @param id a server id
+ * @returns the preset entry of that id, or an empty entry for an id no preset has
+ */
+function presetEntry(id: string): Partial<ServerConfig> {
+  return SERVER_PRESETS.find((preset) => preset.id === id)?.entry ?? {};
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

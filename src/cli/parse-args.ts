@@ -304,14 +304,25 @@ export function closestFlag(given: string, known: readonly string[]): string | u
   return bestDistance <= Math.max(1, Math.min(3, Math.floor(given.length / 3))) ? best : undefined;
 }
 
-function editDistance(a: string, b: string): number {
+/**
+ * Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+ * adjacent characters each cost 1, so `mpc` is one edit from `mcp` (a typo, not two).
+ * @param a one word
+ * @param b the other
+ * @returns the number of edits
+ */
+export function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const substitute = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitute));
+      let best = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitute);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (beforePrevious[j - 2] as number) + 1);
+      current.push(best);
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length] as number;

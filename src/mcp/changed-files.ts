@@ -3,6 +3,11 @@
  * of an agent's own edits, which it makes with its own tools and we never see. Fed by a
  * workspace watcher (the CLI's node:fs watcher); merged per path, so a file created and then
  * edited is still new, and one created and deleted again never happened.
+ *
+ * A watcher that degrades (ENOSPC, EMFILE, an error event) hands over a sweep of the tree,
+ * run before every {@link ChangedFiles.take}; a folder with neither a watcher nor a working
+ * sweep is {@link ChangedFiles.blindSpot}: its changes cannot be known, which is said, never
+ * passed off as "no change".
  */
 import { sep } from 'node:path';
 import type { WorkspaceWatch } from '../lsp/engine-types.ts';
@@ -13,14 +18,36 @@ export type ChangeKind = 'created' | 'changed' | 'deleted';
 /** Changes under the served folders, taken per folder. */
 export class ChangedFiles {
   readonly #pending = new Map<string, ChangeKind>();
-  readonly #stops: Array<() => void>;
+  readonly #stops: Array<() => void> = [];
+  /** Folders whose watcher degraded: why, and the sweep that replaces it (none: blind). */
+  readonly #degraded = new Map<string, { reason: string; sweep: (() => Promise<void>) | undefined }>();
 
   /**
    * @param folders absolute folders watched
    * @param watch the workspace watcher
    */
   constructor(folders: readonly string[], watch: WorkspaceWatch) {
-    this.#stops = folders.map((folder) => watch(folder, (changes) => this.add(changes)));
+    for (const folder of folders) {
+      const onDegraded = (reason: string, sweep: () => Promise<void>): void => {
+        if (!this.#degraded.has(folder)) this.#degraded.set(folder, { reason, sweep });
+      };
+      try {
+        this.#stops.push(watch(folder, (changes) => this.add(changes), { onDegraded }));
+      } catch (error) {
+        this.#degraded.set(folder, { reason: `the watcher could not be set up: ${(error as Error).message}`, sweep: undefined });
+      }
+    }
+  }
+
+  /**
+   * @param root absolute folder
+   * @returns why changes under `root` cannot be known (its watcher failed and no sweep works), if so
+   */
+  blindSpot(root: string): string | undefined {
+    for (const [folder, { reason, sweep }] of this.#degraded) {
+      if (sweep === undefined && (root === folder || root.startsWith(folder + sep) || folder.startsWith(root + sep))) return reason;
+    }
+    return undefined;
   }
 
   /** @param changes changes a watcher reported */
@@ -40,6 +67,15 @@ export class ChangedFiles {
    */
   async take(root: string): Promise<Map<string, ChangeKind>> {
     for (let turn = 0; turn < 3; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    // a degraded watcher's sweep reports (through add) what it missed
+    for (const [folder, degraded] of this.#degraded) {
+      if (degraded.sweep === undefined) continue;
+      try {
+        await degraded.sweep();
+      } catch (error) {
+        this.#degraded.set(folder, { reason: `${degraded.reason}; its sweep failed too: ${(error as Error).message}`, sweep: undefined });
+      }
+    }
     const out = new Map<string, ChangeKind>();
     for (const [path, kind] of this.#pending) {
       if (!path.startsWith(root + sep)) continue;

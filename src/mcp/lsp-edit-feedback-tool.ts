@@ -30,7 +30,7 @@ export interface EditFeedbackToolDeps {
   verdictFor: NonNullable<LspActionsApi['verdictFor']>;
   engine: Pick<LspEngineApi, 'serversFor'>;
   config: Pick<Config, 'editFeedback' | 'timeoutMs'>;
-  changes: Pick<ChangedFiles, 'take' | 'restore'>;
+  changes: Pick<ChangedFiles, 'take' | 'restore' | 'blindSpot'>;
   /** The served folders, absolute. */
   folders: readonly string[];
 }
@@ -103,12 +103,17 @@ export function lspEditFeedbackTool(deps: EditFeedbackToolDeps): ToolDefinition 
         for (const changes of taken.values()) deps.changes.restore(changes);
         throw error;
       }
+      // a folder no watcher or sweep covers: its changes cannot be known, and saying "no change" there would be a guess
+      const blind = deps.folders.flatMap((root) => {
+        const reason = deps.changes.blindSpot(root);
+        return reason === undefined ? [] : [`LSP: changes under ${root} cannot be seen (watching failed: ${reason}); call lsp_diagnostics on the files you edited there`];
+      });
       const text =
         judged.length === 0
-          ? `LSP: the workspace watcher saw no file change under ${deps.folders.join(', ')} since the previous lsp_edit_feedback call`
-          : judged.length === 1
-            ? (judged[0] as FolderFeedback).text
-            : judged.map((f) => `${f.workspaceRoot}:\n${f.text}`).join('\n');
+          ? blind.length > 0
+            ? blind.join('\n')
+            : `LSP: the workspace watcher saw no file change under ${deps.folders.join(', ')} since the previous lsp_edit_feedback call`
+          : [judged.length === 1 ? (judged[0] as FolderFeedback).text : judged.map((f) => `${f.workspaceRoot}:\n${f.text}`).join('\n'), ...blind].join('\n');
       return structured({ text, folders: judged } satisfies EditFeedbackValue) as never;
     },
   });

@@ -152,6 +152,22 @@ describe('resolveServers', () => {
     assert.equal(servers['ruff']?.command, '/opt/ruff');
   });
 
+  it('a command for a preset that was not found installed inherits the rest of the preset', () => {
+    const own = fakeBin(join(tmp, 'elsewhere'), 'pyright-langserver');
+    const { servers, detected } = resolveServers({ workspace: join(tmp, 'no-such-workspace'), path: '' }, { pyright: { command: own } });
+    assert.deepEqual(detected, []);
+    const entry = servers['pyright'];
+    assert.ok(entry);
+    assert.equal(entry.command, own);
+    assert.deepEqual(entry.args, ['--stdio']);
+    assert.equal(entry.extensionToLanguage['.py'], 'python');
+    assert.ok(entry.rootMarkers.includes('pyproject.toml'));
+    const analysis = (entry.configuration as Record<string, any>)['python'].analysis;
+    assert.equal(analysis.diagnosticMode, 'openFilesOnly');
+    const replaced = resolveServers({ workspace: join(tmp, 'no-such-workspace'), path: '' }, { pyright: { command: own, args: ['--stdio', '-v'] } });
+    assert.deepEqual(replaced.servers['pyright']?.args, ['--stdio', '-v'], 'fields given still replace the preset');
+  });
+
   it('names the server when an entry is invalid', () => {
     assert.throws(() => resolveServers(where, { mine: { command: '/x', args: 'nope' as never } }), /server "mine"/);
   });

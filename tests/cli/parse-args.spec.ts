@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { helpText } from '../../src/cli/help-text.ts';
-import { closestFlag, parseArgs, UsageError } from '../../src/cli/parse-args.ts';
+import { closestFlag, editDistance, parseArgs, UsageError } from '../../src/cli/parse-args.ts';
 
 function usageError(argv: string[], pattern: RegExp, env: Record<string, string> = {}): void {
   assert.throws(
@@ -114,6 +114,17 @@ describe('parseArgs', () => {
     usageError(['check', '--xyzzy'], /^Unknown option '--xyzzy'$/);
     assert.equal(closestFlag('typscript', ['typescript', 'format']), 'typescript');
     assert.equal(closestFlag('zzz', ['typescript', 'format']), undefined);
+  });
+
+  it('two adjacent letters swapped count as one typo: mpc → mcp, --sandobx → --sandbox', () => {
+    usageError(['mpc'], /^unknown command 'mpc'; did you mean 'mcp'\?$/);
+    usageError(['serve', '--sandobx', 'read-only'], /did you mean '--sandbox'\?/);
+    assert.equal(editDistance('mpc', 'mcp'), 1);
+    assert.equal(editDistance('ab', 'ba'), 1);
+    assert.equal(editDistance('abc', 'ca'), 3, 'optimal string alignment: a swapped pair is not edited again');
+    assert.equal(editDistance('kitten', 'sitting'), 3);
+    assert.equal(editDistance('', 'abc'), 3);
+    assert.equal(closestFlag('cehck', ['serve', 'check', 'mcp']), 'check');
   });
 
   it('usage errors name what is wrong', () => {

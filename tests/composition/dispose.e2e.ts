@@ -31,6 +31,7 @@ test('disposing the plugin fiber removes every lsp_* tool and stops every langua
 
   const registered = ctx.tools.schemas().map((schema) => schema.name);
   for (const tool of LSP_TOOL_NAMES) assert.ok(registered.includes(tool), `${tool} is registered`);
+  assert.equal(registered.filter((name) => name.startsWith('lsp_')).length, LSP_TOOL_NAMES.length, 'no lsp_* tool beyond the list');
 
   // A diagnostics call for a live agent starts the server.
   const agent = await harness.createAgent(ws.root);

@@ -82,6 +82,8 @@ test('cordis.yml through the Loader: every row active, lsp_diagnostics answers a
     assert.ok(run, 'the driver row started');
     const report = await run;
     for (const tool of LSP_TOOL_NAMES) assert.ok(report.toolNames.includes(tool), `${tool} registered`);
+    const lspTools = report.toolNames.filter((name) => name.startsWith('lsp_'));
+    assert.deepEqual([...lspTools].sort(), [...LSP_TOOL_NAMES].sort(), 'exactly the action and navigation tools, nothing unlisted');
     assert.match(report.diagnostics.text, /Type 'number' is not assignable to type 'string'/);
     assert.match(report.diagnostics.text, new RegExp(`main\\.ts:${TYPE_ERROR_LINE}:\\d+`), 'one-based path:line:col');
     t.diagnostic(`lsp_diagnostics as the model sees it:\n${report.diagnostics.text}`);

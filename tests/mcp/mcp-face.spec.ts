@@ -5,9 +5,13 @@
  * results.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ToolExecutionResult } from '@deepseek-ai/dsh-tools';
 import { resolveConfig } from '../../src/config.ts';
+import { nodeWorkspaceWatch } from '../../src/documents/node-workspace-watcher.ts';
 import { ChangedFiles, merge } from '../../src/mcp/changed-files.ts';
 import { lspEditFeedbackTool } from '../../src/mcp/lsp-edit-feedback-tool.ts';
 import { escalationArgOf, mcpTools, withoutEscalation } from '../../src/mcp/mcp-tool-catalog.ts';
@@ -23,6 +27,11 @@ function realTools(): ReturnType<typeof buildLspTools> {
   const deps = { runner: { run: async () => ({}) as never }, authorizer: { canEscalate: true }, config: resolveConfig({}) };
   return buildLspTools(deps as never, new DiagnosticsMemory(4));
 }
+
+/** An fs.watch that fails as at the inotify watch limit. */
+const enospc = (): never => {
+  throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+};
 
 describe('the MCP tool list', () => {
   it('is the registry\'s lsp_* tools with their own schema and text, without the escalation pair', () => {
@@ -126,6 +135,57 @@ describe('changed files', () => {
     changes.add([{ path: '/w/a/x.ts', kind: 'changed' }, { path: '/w/a/y.ts', kind: 'deleted' }]);
     changes.restore(taken);
     assert.deepEqual([...(await changes.take('/w/a'))].sort(), [['/w/a/x.ts', 'created'], ['/w/a/y.ts', 'deleted']]);
+  });
+
+  it('a watcher that hits the inotify limit hands over its sweep: an edit is still taken (real node:fs tree)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-mcp-degraded-'));
+    try {
+      mkdirSync(join(root, 'src'));
+      writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+      const changes = new ChangedFiles([root], nodeWorkspaceWatch({ watch: enospc }));
+      try {
+        assert.equal(changes.blindSpot(root), undefined, 'a sweep replaces the watcher');
+        writeFileSync(join(root, 'src', 'a.ts'), 'export const a: string = 1;\n');
+        writeFileSync(join(root, 'src', 'b.ts'), 'export const b = 2;\n');
+        const taken = [...(await changes.take(root))].sort();
+        assert.deepEqual(taken, [[join(root, 'src', 'a.ts'), 'changed'], [join(root, 'src', 'b.ts'), 'created']]);
+        assert.deepEqual([...(await changes.take(root))], [], 'taken once');
+      } finally {
+        changes.dispose();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a folder with no watcher and no sweep is a blind spot, and lsp_edit_feedback says so instead of "no change"', async () => {
+    const changes = new ChangedFiles(['/w/a'], () => {
+      throw new Error('EMFILE: too many open files');
+    });
+    assert.match(changes.blindSpot('/w/a') ?? '', /could not be set up: EMFILE/);
+    assert.equal(changes.blindSpot('/w/other'), undefined);
+    const tool = lspEditFeedbackTool({
+      verdictFor: async () => assert.fail('nothing to judge'),
+      engine: { serversFor: () => ['ts'] },
+      config: resolveConfig({}),
+      changes,
+      folders: ['/w/a'],
+    });
+    const value = (await tool.execute({}, { signal: new AbortController().signal } as never)) as { text: string };
+    assert.match(value.text, /^LSP: changes under \/w\/a cannot be seen \(watching failed: .*EMFILE.*\); call lsp_diagnostics on the files you edited there$/);
+    assert.doesNotMatch(value.text, /saw no file change/);
+  });
+
+  it('a sweep that fails leaves the folder blind', async () => {
+    const changes = new ChangedFiles(['/w/a'], (_root, _onChange, hooks) => {
+      hooks?.onDegraded('cannot watch /w/a: ENOSPC', async () => {
+        throw new Error('EACCES');
+      });
+      return () => undefined;
+    });
+    assert.equal(changes.blindSpot('/w/a'), undefined);
+    await changes.take('/w/a');
+    assert.match(changes.blindSpot('/w/a') ?? '', /ENOSPC; its sweep failed too: EACCES/);
   });
 });
 

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { descendants, running, until } from '../cli/serve-process.ts';
 import { LSP_DIAGNOSTICS_DESCRIPTION } from '../../src/tools/lsp-diagnostics-tool.ts';
 import { LSP_RENAME_DESCRIPTION } from '../../src/tools/lsp-rename-tool.ts';
+import { NAVIGATION_TOOL_NAMES } from '../../src/tools/navigation-tools.ts';
 import { LSP_TOOL_NAMES } from '../../src/tools/register-lsp-tools.ts';
 import { call, connect, fakeServersFile, type McpSession, project, PY_FILES, PYRIGHT_INSTALLED, serversFile, TS_FILES } from './mcp-harness.ts';
 
@@ -35,7 +36,8 @@ describe('mcp under workspace-write: the SDK client', { timeout: TIMEOUT, skip: 
   it('lists every agent tool with its registry schema and text, annotations, and no escalation arguments', async () => {
     const { tools } = await session.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    for (const name of [...LSP_TOOL_NAMES, 'lsp_edit_feedback']) assert.ok(byName.has(name), `${name} is listed`);
+    for (const name of [...LSP_TOOL_NAMES, ...NAVIGATION_TOOL_NAMES, 'lsp_edit_feedback']) assert.ok(byName.has(name), `${name} is listed`);
+    assert.equal(tools.length, LSP_TOOL_NAMES.length + NAVIGATION_TOOL_NAMES.length + 1, 'the action tools, the navigation tools and lsp_edit_feedback, nothing else');
     assert.ok(tools.every((tool) => tool.name.startsWith('lsp_')), 'only the plugin tools are served');
     const diagnostics = byName.get('lsp_diagnostics');
     assert.equal(diagnostics?.description, LSP_DIAGNOSTICS_DESCRIPTION);
@@ -46,13 +48,25 @@ describe('mcp under workspace-write: the SDK client', { timeout: TIMEOUT, skip: 
     assert.deepEqual(rename?.inputSchema.required?.toSorted(), ['character', 'file_path', 'line', 'new_name']);
     assert.deepEqual(rename?.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
     assert.equal(byName.get('lsp_format')?.annotations?.idempotentHint, true);
-    for (const read of ['lsp_completion', 'lsp_symbols', 'lsp_signature', 'lsp_inlay_hints', 'lsp_edit_feedback']) {
+    for (const read of ['lsp_completion', 'lsp_symbols', 'lsp_signature', 'lsp_inlay_hints', 'lsp_edit_feedback', ...NAVIGATION_TOOL_NAMES]) {
       assert.equal(byName.get(read)?.annotations?.readOnlyHint, true, `${read} is a read`);
     }
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.ok(!('sandbox_permissions' in (tool.inputSchema.properties ?? {})), `${tool.name} offers no escalation`);
     }
+  });
+
+  it('navigation tools answer agentless, in the folder of the path: definition in TypeScript, hover in Python', async () => {
+    // use.ts line 3: `export const total: number = add(1, 2);` — `add` starts at character 30
+    const definition = await call(session, 'lsp_definition', { file_path: 'src/use.ts', line: 3, character: 31 });
+    assert.equal(definition.isError, false, definition.text);
+    assert.match(definition.text, /^src\/dep\.ts\n\s+1:17: /m, definition.text);
+    assert.match(definition.text, /export function add\(a: number, b: number\): number/, definition.text);
+    // main.py line 3: `count: int = total([1, 2])` — `total` starts at character 14; an absolute path in the second folder
+    const hover = await call(session, 'lsp_hover', { file_path: join(py, 'main.py'), line: 3, character: 15 });
+    assert.equal(hover.isError, false, hover.text);
+    assert.match(hover.text, /def total\(xs: list\[int\]\) -> int/, hover.text);
   });
 
   it('diagnostics are fresh and correct, in TypeScript and Python', async () => {
