@@ -60,9 +60,11 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   const watch: WorkspaceWatch | undefined =
     inner === undefined
       ? undefined
-      : (root, onChange) => {
+      : (root, onChange, hooks) => {
           if (config.watchWorkspace) feedback?.watchStarted();
-          return inner(root, (changes) => (feedback?.watched(changes), onChange(changes)));
+          // the hooks carry a failed watcher's sweep to the engine: never drop them (a dead watcher
+          // must not yield fresh)
+          return inner(root, (changes) => (feedback?.watched(changes), onChange(changes)), hooks);
         };
   const engine = new LspEngine({
     config,

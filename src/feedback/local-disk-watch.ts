@@ -17,19 +17,28 @@ import type { WorkspaceWatch } from '../lsp/engine-types.ts';
  */
 export function localDiskWatch(fs: Pick<FileSystem, 'resolve' | 'stat'>, log: (message: string) => void, onStarted: () => void): WorkspaceWatch {
   const watch = nodeWorkspaceWatch();
-  return (root, onChange) => {
+  return (root, onChange, hooks) => {
     let stop: (() => void) | undefined;
     let stopped = false;
+    // a root left unwatched must not pass for a watched one: the engine then stats its open
+    // documents before every answer, as it does with no watcher (the sweep adds nothing more)
+    const unwatched = (why: string): void => hooks?.onDegraded(`${root} is not watched: ${why}`, async () => undefined);
     void isLocalDisk(fs, root).then(
       (local) => {
         if (stopped) return;
         if (local) {
-          stop = watch(root, onChange);
+          stop = watch(root, onChange, hooks);
           onStarted();
         }
-        else log(`edit feedback: ${root} is not on this machine's disk as the harness fs sees it; changes made by other tools there are not watched`);
+        else {
+          log(`edit feedback: ${root} is not on this machine's disk as the harness fs sees it; changes made by other tools there are not watched`);
+          unwatched('not on this machine\'s disk as the harness fs sees it');
+        }
       },
-      (error: unknown) => log(`edit feedback: cannot tell whether ${root} is local: ${String(error)}`),
+      (error: unknown) => {
+        log(`edit feedback: cannot tell whether ${root} is local: ${String(error)}`);
+        unwatched(`cannot tell whether it is local: ${String(error)}`);
+      },
     );
     return () => {
       stopped = true;

@@ -80,6 +80,7 @@ function paramsFor(action: string, base_: Record<string, unknown>): Record<strin
       return { ...rest, filePaths: [filePath] };
     }
     case 'rename':
+    case 'rename.edits':
       return { ...base_, position, newName: 'renamed' };
     case 'codeActions.list':
     case 'quickfix.apply':
@@ -89,6 +90,7 @@ function paramsFor(action: string, base_: Record<string, unknown>): Record<strin
       return { ...base_, range, index: 0 };
     case 'symbols.get':
     case 'format':
+    case 'format.edits':
     case 'organizeImports':
       return base_;
     default:
