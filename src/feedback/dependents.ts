@@ -74,7 +74,16 @@ export async function findDependents(
   const unresolved = new Set<string>();
   const firstLevel = new Set(level);
   while (level.length > 0) {
-    const answers = await Promise.all(level.map((path) => deps.engine.fileImporters(path, root, { signal }).catch(unknownUnlessAborted(signal))));
+    const ask = (path: string): Promise<string[] | undefined> => deps.engine.fileImporters(path, root, { signal }).catch(unknownUnlessAborted(signal));
+    const answers = await Promise.all(level.map(ask));
+    // a file just created or changed may not be in the server's project yet when first asked: ask
+    // the changed files the server could not answer about once more before calling them unknown
+    const retry = level.flatMap((path, i) => (answers[i] === undefined && firstLevel.has(path) && !asked.has(path) ? [i] : []));
+    if (retry.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+      const again = await Promise.all(retry.map((i) => ask(level[i] as string)));
+      retry.forEach((at, k) => (answers[at] = again[k]));
+    }
     const next: string[] = [];
     level.forEach((path, i) => {
       asked.add(path);
@@ -94,6 +103,9 @@ export async function findDependents(
   for (const path of firstLevel) (unresolved.has(path) ? unknown : found).push(path);
   return { files, found, unknown };
 }
+
+/** How long to wait before asking once more about a changed file the server had no answer for. */
+const RETRY_AFTER_MS = 150;
 
 /** Whether a change to the file can reach every file of its program (globals, augmentations), by its text. */
 async function reachesProgram(deps: DependentsDeps, path: string, signal: AbortSignal): Promise<boolean> {
