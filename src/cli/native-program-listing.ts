@@ -12,7 +12,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseJsonc } from './jsonc.ts';
 import type { ReportDiagnostic } from './check-report.ts';
 import type { SeverityName } from './parse-args.ts';
-import type { TsProgram } from './typescript-programs.ts';
+import { followReferences, type TsProgram } from './typescript-programs.ts';
 
 /** Programs listed at once. */
 const CONCURRENCY = 4;
@@ -137,34 +137,29 @@ export function listNativeProgram(tsc: NativeTsc, configPath: string, signal?: A
  * @returns every program reachable, each once, in discovery order (files and errors empty)
  */
 export function nativeProgramStructure(configs: readonly string[]): TsProgram[] {
-  const seen = new Set<string>();
-  const out: TsProgram[] = [];
-  const queue = [...configs];
-  while (queue.length > 0) {
-    const configPath = resolve(queue.shift() as string);
-    if (seen.has(configPath)) continue;
-    seen.add(configPath);
-    const json = readConfig(configPath);
-    const references: string[] = [];
-    for (const ref of Array.isArray(json?.['references']) ? json['references'] : []) {
-      const path = isRecord(ref) && typeof ref['path'] === 'string' ? ref['path'] : undefined;
-      if (path === undefined) continue;
-      const target = resolve(dirname(configPath), path);
-      references.push(target.endsWith('.json') ? target : join(target, 'tsconfig.json'));
-    }
-    const program: TsProgram = { configPath, files: [], errors: [], references };
-    const options = isRecord(json?.['compilerOptions']) ? json['compilerOptions'] : undefined;
-    const outDir = typeof options?.['declarationDir'] === 'string' ? options['declarationDir'] : typeof options?.['outDir'] === 'string' ? options['outDir'] : undefined;
-    if (outDir !== undefined && (options?.['composite'] === true || options?.['declaration'] === true)) {
-      program.declarationLayout = {
-        outDir: resolve(dirname(configPath), outDir),
-        rootDir: resolve(dirname(configPath), typeof options?.['rootDir'] === 'string' ? options['rootDir'] : '.'),
-      };
-    }
-    out.push(program);
-    queue.push(...references);
+  return followReferences(configs, nativeProgramOf);
+}
+
+/** One config read as JSON: its program (files and errors empty) and the configs it references. */
+function nativeProgramOf(configPath: string): { program: TsProgram; references: string[] } {
+  const json = readConfig(configPath);
+  const references: string[] = [];
+  for (const ref of Array.isArray(json?.['references']) ? json['references'] : []) {
+    const path = isRecord(ref) && typeof ref['path'] === 'string' ? ref['path'] : undefined;
+    if (path === undefined) continue;
+    const target = resolve(dirname(configPath), path);
+    references.push(target.endsWith('.json') ? target : join(target, 'tsconfig.json'));
   }
-  return out;
+  const program: TsProgram = { configPath, files: [], errors: [], references };
+  const options = isRecord(json?.['compilerOptions']) ? json['compilerOptions'] : undefined;
+  const outDir = typeof options?.['declarationDir'] === 'string' ? options['declarationDir'] : typeof options?.['outDir'] === 'string' ? options['outDir'] : undefined;
+  if (outDir !== undefined && (options?.['composite'] === true || options?.['declaration'] === true)) {
+    program.declarationLayout = {
+      outDir: resolve(dirname(configPath), outDir),
+      rootDir: resolve(dirname(configPath), typeof options?.['rootDir'] === 'string' ? options['rootDir'] : '.'),
+    };
+  }
+  return { program, references };
 }
 
 function readConfig(path: string): Record<string, unknown> | undefined {

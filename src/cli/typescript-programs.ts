@@ -148,6 +148,16 @@ function runIsolated<T>(request: Record<string, unknown>): Promise<T> {
  * @returns every program reachable from them (references followed), each once, in discovery order
  */
 export function parsePrograms(ts: Ts, configs: readonly string[]): TsProgram[] {
+  return followReferences(configs, (configPath) => parseOne(ts, configPath));
+}
+
+/**
+ * The programs reachable from `configs` through project references, each once, in discovery order.
+ * @param configs config paths to start from
+ * @param readOne reads one config: its program and the configs it references
+ * @returns the programs
+ */
+export function followReferences(configs: readonly string[], readOne: (configPath: string) => { program: TsProgram; references: readonly string[] }): TsProgram[] {
   const seen = new Set<string>();
   const out: TsProgram[] = [];
   const queue = [...configs];
@@ -155,7 +165,7 @@ export function parsePrograms(ts: Ts, configs: readonly string[]): TsProgram[] {
     const configPath = resolve(queue.shift() as string);
     if (seen.has(configPath)) continue;
     seen.add(configPath);
-    const { program, references } = parseOne(ts, configPath);
+    const { program, references } = readOne(configPath);
     out.push(program);
     queue.push(...references);
   }
