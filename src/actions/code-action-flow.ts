@@ -10,8 +10,9 @@ import type { ActionInvocation, ActionServices } from './action-definition.ts';
 import type { ActionParams } from './action-params.ts';
 import type { CodeActionSelectParams, FileEditCount } from './action-results.ts';
 import { type AppliedEdit, applyWorkspaceEdit, revertApplied, tieFor } from './apply-workspace-edit.ts';
-import { disabledReason, filterByKind, firstErrorRange, resolveIfNeeded, selectCodeAction } from './code-action-select.ts';
+import { type CodeActionChoice, disabledReason, filterByKind, firstErrorRange, resolveIfNeeded, selectCodeAction } from './code-action-select.ts';
 import { type FileTarget, resolveFileTarget } from './file-target.ts';
+import { quickFixGapNote } from './quick-fix-gaps.ts';
 
 /**
  * @param p the params reader
@@ -61,10 +62,37 @@ export async function chooseCodeAction(
   const range = params.range ?? (await firstErrorRange(engine, file.target, signal));
   const offered = await engine.codeActions(file.target, range, { signal, ...(only.length > 0 ? { only: [...only] } : {}) });
   const choice = { ...(params.title !== undefined ? { title: params.title } : {}), ...(params.index !== undefined ? { index: params.index } : {}) };
-  const { item, index } = selectCodeAction(filterByKind(offered, only), choice, what);
+  const candidates = filterByKind(offered, only);
+  if (candidates.length === 0) await refuseWithGapNote(services, file, range, offered, only, choice, what, signal);
+  const { item, index } = selectCodeAction(candidates, choice, what);
   const disabled = disabledReason(item);
   if (disabled !== undefined) throw new ActionError('LSP_ACTION_UNKNOWN', `no applicable ${what}: ${disabled}`);
   return { file, range, item: await resolveIfNeeded(engine, file.target, item, signal), index };
+}
+
+/**
+ * Nothing offered: when the server is one known to lack quick fixes, the refusal says so
+ * (quick-fix-gaps.ts); otherwise this returns and {@link selectCodeAction} refuses as usual.
+ * @throws ActionError `LSP_ACTION_UNKNOWN` with the note (also in `details.note`)
+ */
+async function refuseWithGapNote(
+  services: ActionServices,
+  file: FileTarget,
+  range: Range,
+  offered: readonly CodeActionItem[],
+  only: readonly string[],
+  choice: CodeActionChoice,
+  what: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const note = await quickFixGapNote(services.engine, file.target, range, offered, only, signal);
+  if (note === undefined) return;
+  try {
+    selectCodeAction([], choice, what);
+  } catch (error) {
+    if (!isActionError(error)) throw error;
+    throw new ActionError(error.code, `${error.message}. ${note}`, { ...error.details, note });
+  }
 }
 
 /** What running a command did. */

@@ -68,6 +68,11 @@ export interface CodeActionsListResult extends Capped {
   filePath: string;
   range: Range;
   actions: WireCodeAction[];
+  /**
+   * Additive: why a diagnostic in `range` has no quick fix, when the server is known to lack
+   * some (TypeScript 7's `tsc --lsp`; quick-fix-gaps.ts). Absent otherwise.
+   */
+  note?: string;
 }
 
 /** `codeAction.apply` params: any kind by default; commands run unless `runCommand: false`. */

@@ -5,7 +5,9 @@
  * its `index` (what `quickfix.apply`/`codeAction.apply` take with the same `range` and `only`),
  * kind, preferred flag, disabled reason, server, command (if any) and an edit preview: the edits
  * per file plus a unified-diff-like hunk list for files whose text the engine holds. Items that
- * need `codeAction/resolve` are resolved for the preview unless `preview: false`.
+ * need `codeAction/resolve` are resolved for the preview unless `preview: false`. A `note` says
+ * why a diagnostic in the range has no quick fix when the server is known to lack some
+ * (quick-fix-gaps.ts).
  */
 import { abortError } from '../errors.ts';
 import type { CodeActionItem, DocumentTarget, LspEngineApi, Range } from '../lsp/engine-types.ts';
@@ -14,6 +16,7 @@ import { ActionParams } from './action-params.ts';
 import type { CodeActionsListParams, CodeActionsListResult, WireCodeAction } from './action-results.ts';
 import { filterByKind, findFirstError } from './code-action-select.ts';
 import { buildEditPreview } from './edit-preview.ts';
+import { quickFixGapNote } from './quick-fix-gaps.ts';
 import { resolveFileTarget } from './file-target.ts';
 import { capItems, itemLimit } from './wire-format.ts';
 
@@ -95,6 +98,7 @@ export const codeActionsListAction: ActionDefinition<CodeActionsListParams, Code
     const capped = capItems(filterByKind(offered, only), itemLimit(params.maxItems, services.config));
     const withPreview = params.preview !== false;
     const items = withPreview ? await Promise.all(capped.items.map((item) => resolveForPreview(engine, target, item, signal))) : capped.items;
+    const note = await quickFixGapNote(engine, target, range, offered, only, signal);
     return {
       kind: 'codeActions',
       filePath,
@@ -102,6 +106,7 @@ export const codeActionsListAction: ActionDefinition<CodeActionsListParams, Code
       actions: items.map((item, index) => toWireCodeAction(root, item, index, engine, withPreview)),
       truncated: capped.truncated,
       total: capped.total,
+      ...(note !== undefined ? { note } : {}),
     };
   },
 };

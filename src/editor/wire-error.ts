@@ -23,10 +23,11 @@ export interface WireError {
 /**
  * The error details that reach the wire: why a write was refused (`reason`: `pin-mismatch`,
  * `basis-mismatch`, `read-only-file`, …), the files involved, what a failed write restored, and
- * the `candidates` of a navigation target that could not be settled (`LSP_ACTION_NO_SYMBOL`).
+ * the `candidates` of a navigation target that could not be settled (`LSP_ACTION_NO_SYMBOL`),
+ * and the `note` of a quick fix that the server is known to lack (quick-fix-gaps.ts).
  * Server internals (stderr tails, peer errors) stay in the message and the log.
  */
-export const WIRE_DETAIL_KEYS = ['reason', 'paths', 'failedPath', 'restored', 'unrestored', 'candidates'] as const;
+export const WIRE_DETAIL_KEYS = ['reason', 'paths', 'failedPath', 'restored', 'unrestored', 'candidates', 'note'] as const;
 
 const V1_CODE: Record<ActionErrorCode, ActionErrorCode> = {
   LSP_ACTION_UNAVAILABLE: 'LSP_ACTION_UNAVAILABLE',

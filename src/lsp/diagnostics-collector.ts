@@ -11,6 +11,8 @@
  */
 import { Emitter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { createPositionMapper } from '../documents/position-mapping.ts';
+import { TextLines } from '../documents/position-encoding.ts';
+import { tsserverEndOfText } from '../documents/tsserver-end-of-text.ts';
 import { abortError, isActionError, type ActionError } from '../errors.ts';
 import { chooseDiagnosticsStrategy, deliveryMode, type DiagnosticsStrategy } from './diagnostics-strategy.ts';
 import type { EngineDiagnostic, Freshness, Range, ServerDiagnostics } from './engine-types.ts';
@@ -194,7 +196,12 @@ export class DiagnosticsCollector {
    * @returns the server's own latest Diagnostic objects overlapping `range` (code action context)
    */
   contextDiagnostics(path: string, range: Range): unknown[] {
-    return overlappingDiagnostics(this.docs.get(path)?.raw ?? [], range);
+    const raw = this.docs.get(path)?.raw ?? [];
+    const text = offersTsserverRequest(this.client.registry) ? this.documents.serverText(this.client, path) : undefined;
+    if (text === undefined) return overlappingDiagnostics(raw, range);
+    // tsserver's end-of-text columns (tsserver-end-of-text.ts) compared where they point
+    const lines = new TextLines(text);
+    return overlappingDiagnostics(raw, range, (position) => tsserverEndOfText(lines, position));
   }
 
   /**
@@ -460,7 +467,9 @@ export class DiagnosticsCollector {
   private normalizeContext(path: string): { serverId: string; mapper: ReturnType<typeof createPositionMapper> } {
     return {
       serverId: this.client.serverId,
-      mapper: createPositionMapper(this.client.encoding, (p) => (p === path ? this.documents.serverText(this.client, p) : undefined)),
+      mapper: createPositionMapper(this.client.encoding, (p) => (p === path ? this.documents.serverText(this.client, p) : undefined), {
+        tsserver: offersTsserverRequest(this.client.registry),
+      }),
     };
   }
 

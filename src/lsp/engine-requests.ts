@@ -11,6 +11,7 @@ import type {
   ApplyEditHandler,
   CallHierarchyResult,
   CodeActionItem,
+  CodeActionServer,
   CompletionItemInfo,
   CompletionResult,
   DocumentTarget,
@@ -100,11 +101,12 @@ export class EngineRequests {
   }
 
   /** @returns per server offering code actions, the kinds it advertises (undefined when unlisted) */
-  async codeActionKinds(target: DocumentTarget, signal?: AbortSignal): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
+  async codeActionKinds(target: DocumentTarget, signal?: AbortSignal): Promise<CodeActionServer[]> {
     const outcomes = await this.sessions.each(target, 'textDocument/codeAction', signal, async (s) => {
       const kinds = s.client.registry.options('textDocument/codeAction')?.['codeActionKinds'];
       const listed = Array.isArray(kinds) ? kinds.filter((kind): kind is string => typeof kind === 'string') : undefined;
-      return [{ serverId: s.client.serverId, ...(listed ? { kinds: listed } : {}) }];
+      const info = s.client.serverInfo;
+      return [{ serverId: s.client.serverId, ...(listed ? { kinds: listed } : {}), ...(info ? { serverInfo: { ...info } } : {}) }];
     });
     return mergeOrThrow(outcomes);
   }

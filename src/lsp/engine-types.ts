@@ -345,6 +345,21 @@ export interface WatchDegradedEvent {
   fallback: 'sweep' | 'none';
 }
 
+/** What a server says it is in `initialize` (`serverInfo`). */
+export interface ServerInfo {
+  name: string;
+  version?: string;
+}
+
+/** What a server routed to a file offers for code actions ({@link LspEngineApi.codeActionKinds}). */
+export interface CodeActionServer {
+  serverId: string;
+  /** Its `codeActionProvider.codeActionKinds`, when it lists them. */
+  kinds?: readonly string[];
+  /** Its own `serverInfo`, when it sent one. */
+  serverInfo?: ServerInfo;
+}
+
 /** A live server process, for status listings. */
 export interface LiveServerInfo {
   serverId: string;
@@ -433,9 +448,10 @@ export interface LspEngineApi {
   /**
    * What each server routed to the file that offers code actions advertises as
    * `codeActionProvider.codeActionKinds` (`kinds` undefined when it does not list them), so a
-   * caller can tell "nothing to do" from "cannot do it".
+   * caller can tell "nothing to do" from "cannot do it"; and what the server said it is
+   * (`serverInfo`), so a caller can say why a server known to lack fixes offered none.
    */
-  codeActionKinds(target: DocumentTarget, opts?: CallOptions): Promise<Array<{ serverId: string; kinds?: readonly string[] }>>;
+  codeActionKinds(target: DocumentTarget, opts?: CallOptions): Promise<CodeActionServer[]>;
 
   /** `codeAction/resolve` for an item with `needsResolve`. */
   resolveCodeAction(target: DocumentTarget, item: CodeActionItem, opts?: CallOptions): Promise<CodeActionItem>;

@@ -17,6 +17,7 @@ import {
 import type { ServerConfig } from '../config.ts';
 import { negotiatedEncoding, type PositionEncodingKind } from '../documents/position-encoding.ts';
 import type { ActionError } from '../errors.ts';
+import type { ServerInfo } from './engine-types.ts';
 import { CapabilityRegistry } from './capability-registry.ts';
 import { buildInitializeParams } from './client-capabilities.ts';
 import { brokenStreamError, crashedError, startupTimeoutError, stoppedError } from './client-errors.ts';
@@ -54,6 +55,8 @@ export class LanguageClient {
   readonly progress = new ProgressTracker();
   /** Position encoding negotiated in `initialize`. */
   encoding: PositionEncodingKind = 'utf-16';
+  /** What the server said it is in `initialize` (`serverInfo`), when it said. */
+  serverInfo: ServerInfo | undefined;
   state: ClientState = 'new';
   /** Why the client failed (crash, protocol violation, failed start). */
   failure: ActionError | undefined;
@@ -193,6 +196,7 @@ export class LanguageClient {
     if (this.state !== 'starting') throw this.failure ?? this.disposedError();
     this.registry.capabilities = result?.capabilities ?? {};
     this.encoding = negotiatedEncoding(this.registry.capabilities.positionEncoding);
+    this.serverInfo = readServerInfo(result?.serverInfo);
     this.notify('initialized', {});
     if (Object.keys(config.configuration).length > 0) {
       this.notify('workspace/didChangeConfiguration', { settings: config.configuration });
@@ -358,4 +362,15 @@ export class LanguageClient {
   private disposedError(): ActionError {
     return stoppedError(this.serverId);
   }
+}
+
+/**
+ * @param raw `serverInfo` of an `initialize` result
+ * @returns its name and version when the name is a string
+ */
+function readServerInfo(raw: unknown): ServerInfo | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { name, version } = raw as { name?: unknown; version?: unknown };
+  if (typeof name !== 'string') return undefined;
+  return typeof version === 'string' ? { name, version } : { name };
 }

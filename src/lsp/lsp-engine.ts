@@ -16,6 +16,7 @@ import type {
   CallHierarchyResult,
   CallOptions,
   CodeActionItem,
+  CodeActionServer,
   CompletionItemInfo,
   CompletionResult,
   BatchDiagnosticsEntry,
@@ -97,7 +98,7 @@ export class LspEngine implements LspEngineApi {
   private readonly forcePush: boolean;
 
   /** @inheritdoc */
-  codeActionKinds(target: DocumentTarget, opts: CallOptions = {}): Promise<Array<{ serverId: string; kinds?: readonly string[] }>> {
+  codeActionKinds(target: DocumentTarget, opts: CallOptions = {}): Promise<CodeActionServer[]> {
     return this.requests.codeActionKinds(target, opts.signal);
   }
 

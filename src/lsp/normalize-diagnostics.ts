@@ -77,14 +77,15 @@ const isBefore = (a: Position, b: Position): boolean => a.line < b.line || (a.li
 /**
  * @param raw a server's own Diagnostic objects (as it sent them)
  * @param range a range in the same encoding
+ * @param where where a raw position points, for the comparison (default: as sent)
  * @returns those whose range touches `range` (boundaries included), unchanged
  */
-export function overlappingDiagnostics(raw: readonly unknown[], range: Range): unknown[] {
+export function overlappingDiagnostics(raw: readonly unknown[], range: Range, where: (position: Position) => Position = (p) => p): unknown[] {
   return raw.filter((d) => {
     const r = isObject(d) ? d.range : undefined;
     if (!isObject(r) || !isObject(r.start) || !isObject(r.end)) return false;
-    const start = r.start as unknown as Position;
-    const end = r.end as unknown as Position;
+    const start = where(r.start as unknown as Position);
+    const end = where(r.end as unknown as Position);
     return !isBefore(end, range.start) && !isBefore(range.end, start);
   });
 }

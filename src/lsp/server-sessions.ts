@@ -13,6 +13,7 @@ import type { DocumentTarget, Position, Range } from './engine-types.ts';
 import type { LanguageClient } from './language-client.ts';
 import { RecordingMapper, type NormalizeContext } from './normalize-common.ts';
 import type { ServerPool } from './server-pool.ts';
+import { offersTsserverRequest } from './tsserver-diagnostics.ts';
 import { workspaceRelative, type RouteMatch, type ServerRouter } from './server-routing.ts';
 
 /** Files read at once when converting a multi-file answer's positions. */
@@ -210,7 +211,12 @@ export class ServerSessions {
    * @returns its result with UTF-16 positions
    */
   async normalizeAcross<T>(client: LanguageClient, normalize: (ctx: NormalizeContext) => T): Promise<T> {
-    if (client.encoding === 'utf-16') return normalize({ serverId: client.serverId, mapper: { toUtf16: (_p, pos) => pos } });
+    const tsserver = offersTsserverRequest(client.registry);
+    if (client.encoding === 'utf-16') {
+      // tsserver's end-of-text quirk is only in the documents it has open: their texts are at hand
+      const mapper = createPositionMapper('utf-16', (p) => this.store.serverText(client, p), { tsserver });
+      return normalize({ serverId: client.serverId, mapper });
+    }
     const recorder = new RecordingMapper();
     normalize({ serverId: client.serverId, mapper: recorder });
     const texts = new Map<string, string | undefined>();
@@ -228,7 +234,7 @@ export class ServerSessions {
       }
     };
     await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, worker));
-    return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => texts.get(p)) });
+    return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => texts.get(p), { tsserver }) });
   }
 
   /**
@@ -238,7 +244,8 @@ export class ServerSessions {
    */
   normalizeLocal<T>(session: Session, normalize: (ctx: NormalizeContext) => T): T {
     const { client, doc } = session;
-    return normalize({ serverId: client.serverId, mapper: createPositionMapper(client.encoding, (p) => (p === doc.path ? doc.text : undefined)) });
+    const mapper = createPositionMapper(client.encoding, (p) => (p === doc.path ? doc.text : undefined), { tsserver: offersTsserverRequest(client.registry) });
+    return normalize({ serverId: client.serverId, mapper });
   }
 
   /**

@@ -68,11 +68,13 @@ export function formatCodeAction(root: string, action: WireCodeAction): string {
  */
 export function renderCodeActionList(root: string, value: CodeActionsListResult, maxChars: number): string {
   const where = `${displayPath(root, value.filePath)}:${oneBasedPosition(value.range.start)}`;
+  // why a diagnostic here has no quick fix, when the server is known to lack some
+  const note = value.note !== undefined ? [`Note: ${value.note}`] : [];
   if (value.total === 0) {
-    return cutText(`No code actions at ${where} (${describeRange(value.range)}).`, maxChars);
+    return cutText([`No code actions at ${where} (${describeRange(value.range)}).`, ...note].join('\n'), maxChars);
   }
   const count = value.truncated ? `${value.actions.length} of ${value.total}` : `${value.total}`;
-  const head = [`Code actions at ${where} (${describeRange(value.range)}): ${count}.`];
+  const head = [`Code actions at ${where} (${describeRange(value.range)}): ${count}.`, ...note];
   const tail = ['To apply one, call lsp_code_action again with the same file_path and range plus its title or index.'];
   const items = value.actions.map((a) => formatCodeAction(root, a));
   return renderBoundedList({ head, items, alreadyOmitted: value.total - value.actions.length, noun: 'code actions', tail }, maxChars).text;

@@ -94,6 +94,14 @@ describe('lsp_code_action text', () => {
     assert.equal(renderCodeAction({ ...value, actions: [], total: 0 }, 10_000), 'No code actions at src/a.ts:1:1 (lines 1-3).');
   });
 
+  it("carries the listing's note (a quick fix the server lacks), with or without actions", () => {
+    const note = "TypeScript 7's language server (tsc --lsp 7.0.2) offers no quick fix for TS2552 here.";
+    const value: CodeActionToolValue = { kind: 'codeActions', filePath: 'src/a.ts', range: range(1, 17, 1, 23), truncated: false, total: 0, workspaceRoot: WS, actions: [], note };
+    assert.equal(renderCodeAction(value, 10_000), `No code actions at src/a.ts:2:18 (2:18-24).\nNote: ${note}`);
+    const one = renderCodeAction({ ...value, total: 1, actions: [action(0, { title: 'Remove unused declaration' })] }, 10_000);
+    assert.match(one, /^Code actions at src\/a\.ts:2:18 \(2:18-24\): 1\.\nNote: TypeScript 7's language server .*\n\[1\] Remove unused declaration/);
+  });
+
   it('reports an applied action, a refused command edit, and an unchanged outcome', () => {
     const applied: CodeActionToolValue = {
       kind: 'codeActionApplied', filePath: 'src/a.ts', title: 'Add import', actionKind: 'quickfix', serverId: 'ts', applied: true, commandExecuted: false,
