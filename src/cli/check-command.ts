@@ -20,6 +20,7 @@ import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
+import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
 import { PlanCache, watchChecks } from './check-watch.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
@@ -55,6 +56,8 @@ const EXAMPLES = 3;
  * @throws SetupError on setup problems (exit 2)
  */
 export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSignal): Promise<number> {
+  const timeline = checkTimeline(io.env, io.stderr);
+  timeline.mark('cli loaded');
   const workspace = resolveWorkspace(cmd.workspace, io.cwd);
   const missing = cmd.paths.filter((given) => !existsSync(resolve(io.cwd, given)));
   if (missing.length > 0) throw new SetupError(`no such file or directory: ${missing.join(', ')}`);
@@ -82,8 +85,9 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     io,
   );
   const booted = await bootPrepared(prepared, cmd, io);
+  timeline.mark('composition booted');
   try {
-    const plan: CheckPlan = { workspace, waitMs, signal, choice };
+    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
@@ -112,6 +116,8 @@ interface CheckPlan {
   onSummary?: (summary: CheckSummary) => void;
   /** `--watch`: a plan kept from an earlier run, and where to keep this run's. */
   filePlan?: PlanCache<FileSet>;
+  /** Phase marks (DSH_LSP_ACTIONS_TIMELINE=1). */
+  timeline: CheckTimeline;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -150,6 +156,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
   }).finally(() => planning.done());
   planning.done();
+  plan.timeline.mark('plan done');
   if (reused === undefined) plan.filePlan?.keep(fileSet);
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
@@ -225,6 +232,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
           ? formatPretty(report, summary)
           : formatText(report, summary);
   await writeAll(io.stdout, text);
+  plan.timeline.mark('report written');
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
     if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);
@@ -303,7 +311,10 @@ function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, pl
   }
   if (anchor === undefined) return;
   // A failed start is reported by the first real request for the files; nothing to say here.
-  api.engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+  api.engine
+    .prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal })
+    .then(() => plan.timeline.mark('server ready'))
+    .catch(() => undefined);
 }
 
 /**
@@ -406,6 +417,7 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
   const count = (file: string): void => {
     if (counted.has(file)) return;
     counted.add(file);
+    plan.timeline.mark('first answer');
     progress.tick(displayPath(file, io.cwd));
   };
   const batches: string[][] = [];
@@ -428,6 +440,7 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
   } finally {
     progress.done();
   }
+  plan.timeline.mark('all answers');
   return results.flatMap((r) => r ?? []);
 }
 
