@@ -10,7 +10,8 @@
  * the last answer; if any file of the group changed in between, the engine noticed a change, or
  * the server asked for a diagnostics refresh, every answer of the group is `pending`, never
  * `fresh`. A file open on the server, and a file whose pull fails (a missing file: tsc --lsp
- * answers "no project found"), is left to the caller's per-file path — never an empty answer.
+ * answers "no project found", another server may answer an empty report), is left to the
+ * caller's per-file path — never an empty answer.
  */
 import { abortError, ActionError, isActionError } from '../errors.ts';
 import type { ServerDiagnostics } from './engine-types.ts';
@@ -25,7 +26,7 @@ export const UNOPENED_IN_FLIGHT = 64;
 /** What a group's pulls need from the engine. */
 export interface UnopenedPullDeps {
   sessions: Pick<ServerSessions, 'normalizeAcross'>;
-  /** fs versions of files (`undefined`: unreadable). */
+  /** fs versions of files (`undefined`: missing or unreadable). */
   versions: (paths: readonly string[]) => Promise<Map<string, string | undefined>>;
   isOpen: (client: LanguageClient, path: string) => boolean;
   /** Bumped whenever the engine notices a file change. */
@@ -84,16 +85,20 @@ export async function pullUnopenedGroup(
   onAnswered?: (path: string) => void,
 ): Promise<UnopenedPullResult> {
   const perFile: string[] = [];
-  const asked: string[] = [];
-  for (const path of paths) (deps.isOpen(client, path) ? perFile : asked).push(path);
-  if (asked.length === 0) return { answered: [], perFile };
+  const candidates: string[] = [];
+  for (const path of paths) (deps.isOpen(client, path) ? perFile : candidates).push(path);
+  if (candidates.length === 0) return { answered: [], perFile };
   await deps.sync();
   const noticedAtStart = deps.noticed();
   let refreshed = false;
   const refresh = client.onRefresh(() => (refreshed = true));
   const answered: Array<[string, ServerDiagnostics]> = [];
   try {
-    const before = await deps.versions(asked);
+    const before = await deps.versions(candidates);
+    // A file that cannot be read now is not asked: a server may answer an empty report for it.
+    const asked: string[] = [];
+    for (const path of candidates) (before.get(path) === undefined ? perFile : asked).push(path);
+    if (asked.length === 0) return { answered: [], perFile };
     const one = async (path: string): Promise<void> => {
       if (signal?.aborted) throw abortError(signal);
       try {
