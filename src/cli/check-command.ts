@@ -21,6 +21,7 @@ import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
+import { type EarlyPlan, fileSetRequest, startEarlyPlan } from './early-plan.ts';
 import { PlanCache, watchChecks } from './check-watch.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
@@ -33,10 +34,9 @@ import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
 import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
-import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
-import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
+import { ancestorConfigs, CONFIG_NAMES, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
@@ -84,10 +84,13 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     },
     io,
   );
-  const booted = await bootPrepared(prepared, cmd, io);
+  const booting = bootPrepared(prepared, cmd, io);
+  // The plan does not need the composition: it runs while the composition boots (early-plan.ts).
+  const early = prepared.source.kind === 'entries' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
+  const booted = await booting;
   timeline.mark('composition booted');
   try {
-    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline };
+    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline, ...(early === undefined ? {} : { early }) };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
@@ -118,6 +121,8 @@ interface CheckPlan {
   filePlan?: PlanCache<FileSet>;
   /** Phase marks (DSH_LSP_ACTIONS_TIMELINE=1). */
   timeline: CheckTimeline;
+  /** The plan started while the composition booted (taken by the first run). */
+  early?: EarlyPlan;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -143,18 +148,10 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
   const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
-  const fileSet = reused ?? await planFileSet({
-    paths: cmd.paths,
-    cwd: io.cwd,
-    workspace: plan.workspace,
-    // TypeScript 7 has no compiler API in JS: the configs' own references give the structure,
-    // and the native tsc lists each program's files and early verdict.
-    parsePrograms: choice === undefined ? undefined : native === undefined ? (configs) => parseProgramsIsolated(choice.packageDir, configs) : nativeProgramStructure,
-    isTypeScriptFile,
-    includeUnconfigured: cmd.includeUnconfigured,
-    allPrograms: cmd.allPrograms,
-    ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
-  }).finally(() => planning.done());
+  // The plan made while the composition booted, when the booted table runs the TypeScript it assumed.
+  const early = await plan.early?.take(choice);
+  const fileSet =
+    reused ?? early ?? (await planFileSet(fileSetRequest({ cmd, cwd: io.cwd, workspace: plan.workspace, choice, isTypeScriptFile, signal: plan.signal })).finally(() => planning.done()));
   planning.done();
   plan.timeline.mark('plan done');
   if (reused === undefined) plan.filePlan?.keep(fileSet);
