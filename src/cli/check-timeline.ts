@@ -1,7 +1,7 @@
 /**
  * Where a `check` run spends its fixed costs: with `DSH_LSP_ACTIONS_TIMELINE=1`, one stderr line
  * per phase, `timeline: 412.3 ms plan done`, the time since the process started (Node's
- * `performance.timeOrigin`). bench/check-timeline.ts reads these lines. Off by default: a mark
+ * `performance.timeOrigin`). `node bench/check-vs-tsc.ts --timeline` tabulates these lines. Off by default: a mark
  * then costs one property check.
  */
 
