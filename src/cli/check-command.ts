@@ -85,8 +85,8 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     io,
   );
   const booting = bootPrepared(prepared, cmd, io);
-  // The plan does not need the composition: it runs while the composition boots (early-plan.ts).
-  const early = prepared.source.kind === 'entries' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
+  // TypeScript 7's plan (its tsc's listing) runs while the composition boots (early-plan.ts).
+  const early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
   const booted = await booting;
   timeline.mark('composition booted');
   try {

@@ -8,6 +8,7 @@
  * The early plan assumes the TypeScript chosen before the boot; `check` uses it only when the
  * booted table runs that same TypeScript (a `--servers` entry may name another, or drop it) and
  * plans again otherwise. A failed early plan is dropped silently: planning again reports it.
+ * `check` starts it for TypeScript 7 only (decision 0039: with tsserver it measured no gain).
  */
 import { resolve } from 'node:path';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
