@@ -44,6 +44,8 @@ export interface BatchDeps {
   noticed: () => number;
   /** Applies the file changes the engine has learned but not yet told the servers. */
   sync: () => Promise<void>;
+  /** How long one answer may be waited for (unopened pulls: from when each is sent). */
+  waitMs?: number;
   log?: (message: string) => void;
   /** The engine's per-file diagnostics. */
   single: (path: string, signal?: AbortSignal) => Promise<FileDiagnostics>;
@@ -173,6 +175,7 @@ async function pulledUnopened(
         isOpen: deps.isOpen,
         noticed: deps.noticed,
         sync: deps.sync,
+        ...(deps.waitMs === undefined ? {} : { waitMs: deps.waitMs }),
         ...(deps.log === undefined ? {} : { log: deps.log }),
       },
       client,

@@ -220,6 +220,7 @@ export class LspEngine implements LspEngineApi {
       isOpen: (client, path) => this.store.serverText(client, path) !== undefined,
       noticed: () => this.changes.noticed,
       sync: () => this.changes.sync(),
+      waitMs: opts.waitMs ?? this.config.diagnosticsWaitMs,
       log: (message) => this.log('debug', message),
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };

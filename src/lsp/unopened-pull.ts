@@ -33,6 +33,11 @@ export interface UnopenedPullDeps {
   noticed: () => number;
   /** Applies the changes the engine has learned but not yet told the servers. */
   sync: () => Promise<void>;
+  /**
+   * How long one pull may wait for its answer (from when it is sent); a pull not answered by
+   * then goes the per-file way, which has its own wait and says `pending` when that runs out.
+   */
+  waitMs?: number;
   log?: (message: string) => void;
 }
 
@@ -102,7 +107,8 @@ export async function pullUnopenedGroup(
     const one = async (path: string): Promise<void> => {
       if (signal?.aborted) throw abortError(signal);
       try {
-        const raw = await pullUnopened(client, path, uriOf(path), signal);
+        const budget = deps.waitMs === undefined ? undefined : AbortSignal.timeout(Math.max(1, deps.waitMs));
+        const raw = await pullUnopened(client, path, uriOf(path), budget === undefined ? signal : signal === undefined ? budget : AbortSignal.any([signal, budget]));
         const items = await deps.sessions.normalizeAcross(client, (ctx) => normalizeDiagnostics(ctx, raw, path, 'unopened pull'));
         answered.push([path, serverDiagnostics({ serverId: client.serverId, mode: 'pull', strategy: 'pull', state: 'fresh', version: 0, items })]);
         onAnswered?.(path);

@@ -15,6 +15,8 @@ interface Script {
   answers?: Record<string, unknown[] | ActionError>;
   /** called when a request is sent (before its answer) */
   onRequest?: (path: string) => void;
+  /** paths never answered (the request ends only when its signal aborts) */
+  hang?: string[];
 }
 
 function stubClient(script: Script = {}): { client: LanguageClient; sent: string[]; answered: string[]; refresh: () => void; inFlight: () => number; maxInFlight: () => number } {
@@ -31,7 +33,7 @@ function stubClient(script: Script = {}): { client: LanguageClient; sent: string
       listener = fn;
       return { dispose: () => (listener = undefined) };
     },
-    async requestUnloaded(method: string, params: { textDocument: { uri: string }; identifier?: string }): Promise<unknown> {
+    async requestUnloaded(method: string, params: { textDocument: { uri: string }; identifier?: string }, signal?: AbortSignal): Promise<unknown> {
       assert.equal(method, 'textDocument/diagnostic');
       assert.equal(params.identifier, 'stub-id');
       const path = params.textDocument.uri.replace('file://', '');
@@ -39,6 +41,14 @@ function stubClient(script: Script = {}): { client: LanguageClient; sent: string
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       script.onRequest?.(path);
+      if (script.hang?.includes(path)) {
+        // AbortSignal.timeout does not keep the process alive (a real server's pipe does)
+        const alive = setInterval(() => undefined, 1000);
+        await new Promise((r) => signal?.addEventListener('abort', r, { once: true }));
+        clearInterval(alive);
+        inFlight--;
+        throw new ActionError('LSP_ACTION_TIMEOUT', `${path}: no answer`);
+      }
       await new Promise((r) => setTimeout(r, 5));
       inFlight--;
       answered.push(path);
@@ -107,6 +117,13 @@ describe('pullUnopenedGroup', () => {
     assert.deepEqual(states(result), ['/w/ok.ts fresh']);
     assert.deepEqual([...result.perFile].sort(), ['/w/err.ts', '/w/gone.ts', '/w/open.ts']);
     assert.ok(!stub.sent.includes('/w/open.ts') && !stub.sent.includes('/w/gone.ts'), 'neither was asked');
+  });
+
+  it('a pull unanswered within waitMs goes the per-file way; the others are answered', async () => {
+    const stub = stubClient({ hang: ['/w/slow.ts'] });
+    const result = await pullUnopenedGroup(deps({ waitMs: 100 }), stub.client, ['/w/a.ts', '/w/slow.ts', '/w/b.ts'], uri);
+    assert.deepEqual(states(result), ['/w/a.ts fresh', '/w/b.ts fresh']);
+    assert.deepEqual(result.perFile, ['/w/slow.ts']);
   });
 
   it('a version that differs after the last answer makes every answer pending', async () => {
