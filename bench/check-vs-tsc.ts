@@ -7,6 +7,8 @@
  *   npm run build && node bench/check-vs-tsc.ts --typescript 7 [--files N] [--rounds N]
  *     (TypeScript 7.0.2 from tests/servers: the generated project gets it as its
  *      node_modules/typescript, so `check` runs its native `tsc --lsp`, and is compared with its native `tsc`)
+ *   … --timeline: also the median time of each phase of `check` (DSH_LSP_ACTIONS_TIMELINE=1:
+ *     composition booted, plan done, server ready, first answer, all answers, report written)
  *
  * Generates a TypeScript project of N files (default 300: a tsconfig, N-1 modules importing
  * lower-numbered ones, three of them with a type error; `--classes K` gives each module K
@@ -26,6 +28,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorModulesOf, generateCheckProject } from './check-project.ts';
 import { writeBenchSection } from './bench-doc.ts';
+import { parseTimeline } from '../src/cli/check-timeline.ts';
 import { fmtLoad, machineFacts } from './machine.ts';
 import { treeRss } from './process-tree.ts';
 
@@ -44,6 +47,7 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     typescript: { type: 'string', default: '5' },
+    timeline: { type: 'boolean', default: false },
   },
 });
 /** `--typescript 7`: TypeScript 7's native tsc and language server instead of 5.9. */
@@ -64,17 +68,19 @@ interface Sample {
   processes: number;
   code: number;
   stdout: string;
+  stderr: string;
 }
 
-function measure(argv: string[], cwd: string, command = process.execPath): Promise<Sample> {
+function measure(argv: string[], cwd: string, command = process.execPath, env: Record<string, string> = {}): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: dirname(process.execPath) } });
+    const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: dirname(process.execPath), ...env } });
     let stdout = '';
+    let stderr = '';
     let peakMiB = 0;
     let processes = 0;
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.resume();
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const sample = (): void => {
       if (child.pid === undefined) return;
       const now = treeRss([child.pid]);
@@ -85,7 +91,7 @@ function measure(argv: string[], cwd: string, command = process.execPath): Promi
     child.on('error', reject);
     child.on('exit', (code) => {
       clearInterval(timer);
-      resolve({ wallMs: performance.now() - started, peakMiB, processes, code: code ?? -1, stdout });
+      resolve({ wallMs: performance.now() - started, peakMiB, processes, code: code ?? -1, stdout, stderr });
     });
   });
 }
@@ -104,6 +110,14 @@ const median = (xs: number[]): number => {
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 };
 
+/** Median ms since the process started at which `check` reached each phase (`--timeline`). */
+function timelineTable(samples: Sample[]): string[] {
+  const phases = new Map<string, number[]>();
+  for (const sample of samples) for (const [phase, ms] of parseTimeline(sample.stderr)) phases.set(phase, [...(phases.get(phase) ?? []), ms]);
+  const rows = [...phases].map(([phase, ms]) => ({ phase, at: median(ms) })).sort((a, b) => a.at - b.at);
+  return ['| `check` phase | Median ms since process start |', '|---|---|', ...rows.map((r) => `| ${r.phase} | ${r.at.toFixed(0)} |`), `| exit (wall) | ${median(samples.map((s) => s.wallMs)).toFixed(0)} |`];
+}
+
 async function main(): Promise<void> {
   if (!existsSync(MAIN)) throw new Error('run `npm run build` first: lib/cli/main.js is missing');
   const root = PROJECT ?? mkdtempSync(join(tmpdir(), 'dsh-lsp-bench-check-'));
@@ -121,7 +135,7 @@ async function main(): Promise<void> {
       // let every round after the first skip the work `check` does cold.
       const tscArgs = ['--noEmit', '-p', '.', '--pretty', 'false', ...(PROJECT === undefined ? [] : ['--incremental', 'false'])];
       const t = NATIVE ? await measure(tscArgs, root, TS7_TSC) : await measure([TSC, ...tscArgs], root);
-      const c = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root);
+      const c = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root, process.execPath, values.timeline ? { DSH_LSP_ACTIONS_TIMELINE: '1' } : {});
       const expected = tscErrors(t.stdout);
       const got = checkErrors(c.stdout);
       const countOk = PROJECT !== undefined || expected.length === ERROR_MODULES.size;
@@ -147,7 +161,7 @@ async function main(): Promise<void> {
     '## check vs tsc',
     '',
     PROJECT === undefined
-      ? `Command: \`npm run build && node bench/check-vs-tsc.ts --files ${FILES}${CLASSES > 1 ? ` --classes ${CLASSES}` : ''} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`
+      ? `Command: \`npm run build && node bench/check-vs-tsc.ts${NATIVE ? ' --typescript 7' : ''} --files ${FILES}${CLASSES > 1 ? ` --classes ${CLASSES}` : ''} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`
       : `Command: \`npm run build && node bench/check-vs-tsc.ts --project ${PROJECT} --rounds ${ROUNDS}\` (${after.date}, commit ${after.commit}).`,
     PROJECT === undefined
       ? `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules of ${CLASSES} declaration group${CLASSES > 1 ? 's' : ''} each, ~${6 + 14 * CLASSES} lines, importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`
@@ -160,6 +174,7 @@ async function main(): Promise<void> {
     row('`dsh-lsp-actions check .`', check),
     '',
     `Ratio check / tsc: wall ${wallRatio.toFixed(2)}× (target ≤ 1.5×), peak memory ${memRatio.toFixed(2)}× (target ≤ 2×).`,
+    ...(values.timeline ? ['', ...timelineTable(check)] : []),
   ].join('\n');
   process.stdout.write(`${section}\n`);
   if (values.write) writeBenchSection('check-vs-tsc', section);

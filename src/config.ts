@@ -55,6 +55,12 @@ export interface ServerConfig {
   probeTimeoutMs: number;
   /** Quiet time after a diagnostics push before a pushed result counts as settled. */
   diagnosticsSettleMs: number;
+  /**
+   * The server answers `textDocument/diagnostic` for a file it was never sent, reading it from
+   * disk (measured for TypeScript 7's `tsc --lsp`, whose preset sets it): a batch (`check`) then
+   * pulls many files at once without opening them. Default false.
+   */
+  pullsUnopenedFiles: boolean;
 }
 
 /** Settings of the editor action protocol backend. */
@@ -173,6 +179,7 @@ export const ServerConfig: z<ServerConfig> = z.object({
   restartWindowMs: positiveMs(60_000),
   probeTimeoutMs: positiveMs(60_000),
   diagnosticsSettleMs: z.natural().max(60_000).default(300),
+  pullsUnopenedFiles: z.boolean().default(false),
 }) as z<ServerConfig>;
 
 /** Schema of the `editor` section. */

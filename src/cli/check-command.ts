@@ -20,6 +20,8 @@ import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
+import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
+import { type EarlyPlan, fileSetRequest, startEarlyPlan } from './early-plan.ts';
 import { PlanCache, watchChecks } from './check-watch.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
@@ -32,10 +34,9 @@ import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
 import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
-import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
-import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
+import { ancestorConfigs, CONFIG_NAMES, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
@@ -55,6 +56,8 @@ const EXAMPLES = 3;
  * @throws SetupError on setup problems (exit 2)
  */
 export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSignal): Promise<number> {
+  const timeline = checkTimeline(io.env, io.stderr);
+  timeline.mark('cli loaded');
   const workspace = resolveWorkspace(cmd.workspace, io.cwd);
   const missing = cmd.paths.filter((given) => !existsSync(resolve(io.cwd, given)));
   if (missing.length > 0) throw new SetupError(`no such file or directory: ${missing.join(', ')}`);
@@ -81,9 +84,13 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     },
     io,
   );
-  const booted = await bootPrepared(prepared, cmd, io);
+  const booting = bootPrepared(prepared, cmd, io);
+  // TypeScript 7's plan (its tsc's listing) runs while the composition boots (early-plan.ts).
+  const early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
+  const booted = await booting;
+  timeline.mark('composition booted');
   try {
-    const plan: CheckPlan = { workspace, waitMs, signal, choice };
+    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline, ...(early === undefined ? {} : { early }) };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
@@ -112,6 +119,10 @@ interface CheckPlan {
   onSummary?: (summary: CheckSummary) => void;
   /** `--watch`: a plan kept from an earlier run, and where to keep this run's. */
   filePlan?: PlanCache<FileSet>;
+  /** Phase marks (DSH_LSP_ACTIONS_TIMELINE=1). */
+  timeline: CheckTimeline;
+  /** The plan started while the composition booted (taken by the first run). */
+  early?: EarlyPlan;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -137,19 +148,12 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
   const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
-  const fileSet = reused ?? await planFileSet({
-    paths: cmd.paths,
-    cwd: io.cwd,
-    workspace: plan.workspace,
-    // TypeScript 7 has no compiler API in JS: the configs' own references give the structure,
-    // and the native tsc lists each program's files and early verdict.
-    parsePrograms: choice === undefined ? undefined : native === undefined ? (configs) => parseProgramsIsolated(choice.packageDir, configs) : nativeProgramStructure,
-    isTypeScriptFile,
-    includeUnconfigured: cmd.includeUnconfigured,
-    allPrograms: cmd.allPrograms,
-    ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => listNativePrograms(native, programs, plan.signal) }),
-  }).finally(() => planning.done());
+  // The plan made while the composition booted, when the booted table runs the TypeScript it assumed.
+  const early = await plan.early?.take(choice);
+  const fileSet =
+    reused ?? early ?? (await planFileSet(fileSetRequest({ cmd, cwd: io.cwd, workspace: plan.workspace, choice, isTypeScriptFile, signal: plan.signal })).finally(() => planning.done()));
   planning.done();
+  plan.timeline.mark('plan done');
   if (reused === undefined) plan.filePlan?.keep(fileSet);
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
@@ -225,6 +229,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
           ? formatPretty(report, summary)
           : formatText(report, summary);
   await writeAll(io.stdout, text);
+  plan.timeline.mark('report written');
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
     if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);
@@ -303,7 +308,10 @@ function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, pl
   }
   if (anchor === undefined) return;
   // A failed start is reported by the first real request for the files; nothing to say here.
-  api.engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+  api.engine
+    .prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal })
+    .then(() => plan.timeline.mark('server ready'))
+    .catch(() => undefined);
 }
 
 /**
@@ -406,6 +414,7 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
   const count = (file: string): void => {
     if (counted.has(file)) return;
     counted.add(file);
+    plan.timeline.mark('first answer');
     progress.tick(displayPath(file, io.cwd));
   };
   const batches: string[][] = [];
@@ -428,6 +437,7 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
   } finally {
     progress.done();
   }
+  plan.timeline.mark('all answers');
   return results.flatMap((r) => r ?? []);
 }
 

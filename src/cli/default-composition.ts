@@ -16,8 +16,8 @@
  * Plugin names are resolved here, from this package, to absolute `file:` URLs, so the Loader
  * imports exactly the copies this package was installed with, whatever its base URL.
  */
-import { stringify as toYaml } from 'yaml';
 import type { Config, ServerConfig } from '../config.ts';
+import { yaml } from './lazy-yaml.ts';
 import { pluginEntryUrl } from './package-info.ts';
 import type { SandboxModeName } from './parse-args.ts';
 
@@ -111,5 +111,5 @@ export function compositionToYaml(entries: readonly CompositionEntry[], comment:
     .split('\n')
     .map((line) => `# ${line}`.trimEnd())
     .join('\n');
-  return `${header}\n${toYaml(entries, { lineWidth: 0 })}`;
+  return `${header}\n${yaml().stringify(entries, { lineWidth: 0 })}`;
 }

@@ -10,8 +10,8 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { ServerConfig } from '../config.ts';
+import { yaml } from './lazy-yaml.ts';
 import { ServerConfig as ServerConfigSchema } from '../config.ts';
 import { EMBEDDED_TYPESCRIPT_ID, embeddedTypeScriptServer } from '../presets/embedded-typescript.ts';
 import { SERVER_PRESETS, type ServerPreset } from './server-presets.ts';
@@ -140,7 +140,7 @@ function firstInstalled(preset: ServerPreset, options: DetectOptions): string | 
 export function loadServerOverrides(file: string): ServerOverrides {
   let raw: unknown;
   try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
+    raw = yaml().parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new Error(`cannot read servers file ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

@@ -3,13 +3,16 @@
  * server (strategy `tsserver`) are asked WITHOUT opening them: one file per project is asked
  * the normal way (which starts the server and loads the project), then tsserver's synchronous
  * diagnostics are requested for every other file of the project, a few in flight at once;
- * tsserver reads them from disk. Every other file goes through the normal per-file path.
+ * tsserver reads them from disk. Files served by a pull server whose entry says
+ * `pullsUnopenedFiles` (TypeScript 7's `tsc --lsp`) are pulled without opening them, pipelined
+ * (unopened-pull.ts). Every other file goes through the normal per-file path.
  *
  * Freshness of the unopened answers: the files' fs versions are taken before the first request
  * and again after the last answer; if any file of a server's batch changed in between (or the
  * engine noticed a change meanwhile), that batch's answers are `pending`, never `fresh`.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
+import { URI } from 'vscode-uri';
 import { abortError, isActionError } from '../errors.ts';
 import type { DiagnosticsCollector } from './diagnostics-collector.ts';
 import type { BatchDiagnosticsEntry, FileDiagnostics, ServerDiagnostics } from './engine-types.ts';
@@ -20,6 +23,7 @@ import type { ServerPool } from './server-pool.ts';
 import type { ServerRouter } from './server-routing.ts';
 import type { ServerSessions } from './server-sessions.ts';
 import { requestTsserverDiagnostics } from './tsserver-diagnostics.ts';
+import { pullUnopenedGroup } from './unopened-pull.ts';
 
 /**
  * Files asked at once per batch (tsserver answers in order; the requests are pipelined, so this
@@ -38,6 +42,11 @@ export interface BatchDeps {
   collectorOf: (client: LanguageClient) => DiagnosticsCollector | undefined;
   isOpen: (client: LanguageClient, path: string) => boolean;
   noticed: () => number;
+  /** Applies the file changes the engine has learned but not yet told the servers. */
+  sync: () => Promise<void>;
+  /** How long one answer may be waited for (unopened pulls: from when each is sent). */
+  waitMs?: number;
+  log?: (message: string) => void;
   /** The engine's per-file diagnostics. */
   single: (path: string, signal?: AbortSignal) => Promise<FileDiagnostics>;
 }
@@ -89,6 +98,7 @@ export async function batchDiagnostics(
   for (const group of groups.values()) {
     const [first, ...rest] = group.paths;
     if (first === undefined) continue;
+    if (await pulledUnopened(deps, group, results, singles, signal, onAnswered)) continue;
     const before = await versions(deps.fs, group.paths);
     await one(first); // starts the server and loads the project
     const lease = await deps.pool.lease(group.serverId, group.serverRoot, signal).catch(() => undefined);
@@ -138,6 +148,48 @@ export async function batchDiagnostics(
   };
   await Promise.all(Array.from({ length: Math.min(PER_FILE_CONCURRENCY, singles.length) }, worker));
   return paths.map((path) => results.get(path) ?? { path, error: { code: 'LSP_ACTION_UNAVAILABLE', message: `${path} was not checked` } });
+}
+
+/**
+ * The group's files through {@link pullUnopenedGroup} when its server says it answers pulls for
+ * unopened files and pulls now; the files it leaves (open, failed) join `singles`.
+ * @returns false when the group is not for this path (nothing done)
+ */
+async function pulledUnopened(
+  deps: BatchDeps,
+  group: { serverId: string; serverRoot: string; paths: string[] },
+  results: Map<string, BatchDiagnosticsEntry>,
+  singles: string[],
+  signal: AbortSignal | undefined,
+  onAnswered: ((path: string) => void) | undefined,
+): Promise<boolean> {
+  const lease = await deps.pool.lease(group.serverId, group.serverRoot, signal).catch(() => undefined);
+  if (lease === undefined) return false;
+  try {
+    const client = lease.client;
+    if (client.config.pullsUnopenedFiles !== true || deps.collectorOf(client)?.strategy !== 'pull') return false;
+    const pulled = await pullUnopenedGroup(
+      {
+        sessions: deps.sessions,
+        versions: (paths) => versions(deps.fs, paths),
+        isOpen: deps.isOpen,
+        noticed: deps.noticed,
+        sync: deps.sync,
+        ...(deps.waitMs === undefined ? {} : { waitMs: deps.waitMs }),
+        ...(deps.log === undefined ? {} : { log: deps.log }),
+      },
+      client,
+      group.paths,
+      (path) => URI.file(path).toString(),
+      signal,
+      onAnswered,
+    );
+    for (const [path, server] of pulled.answered) results.set(path, mergeDiagnostics(path, 0, [server]));
+    singles.push(...pulled.perFile);
+    return true;
+  } finally {
+    lease.release();
+  }
 }
 
 async function versions(fs: Pick<FileSystem, 'resolve' | 'stat'>, paths: readonly string[]): Promise<Map<string, string | undefined>> {

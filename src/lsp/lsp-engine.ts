@@ -220,6 +220,9 @@ export class LspEngine implements LspEngineApi {
       collectorOf: (client) => this.collectors.get(client),
       isOpen: (client, path) => this.store.serverText(client, path) !== undefined,
       noticed: () => this.changes.noticed,
+      sync: () => this.changes.sync(),
+      waitMs: opts.waitMs ?? this.config.diagnosticsWaitMs,
+      log: (message) => this.log('debug', message),
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };
     return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity, opts.onAnswered).then((entries) =>

@@ -21,5 +21,8 @@ export function nativeTypeScriptServer(command: string, args: readonly string[],
     args: [...args, '--lsp', '--stdio'],
     extensionToLanguage: { ...TYPESCRIPT_EXTENSIONS },
     rootMarkers: [...rootMarkers],
+    // Measured on 7.0.2: a pull for a file never opened is answered from disk through its
+    // project (an inferred one outside every tsconfig); a missing file is an error answer.
+    pullsUnopenedFiles: true,
   } as unknown as ServerConfig);
 }

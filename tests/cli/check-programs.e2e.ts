@@ -105,8 +105,16 @@ describe('a TypeScript 7 workspace is checked by TypeScript 7', { timeout: TIMEO
     const tsc = tsc7(root, '--noEmit', '-p', '.');
     assert.ok(tsc.errors.includes('src/scale.ts:1:23 7006'), `TS 7 reports the implicit any: ${tsc.errors.join(', ')}`);
     assert.ok(tsc.errors.length >= 4, tsc.errors.join(', '));
-    const r = await check(root, ['.']);
+    // debug: the engine says how the files were asked
+    const r = await check(root, ['.', '--log-level', 'debug']);
     assert.equal(r.code, 1, r.stderr);
+    // pulled without opening them (decision 0039), all four in one batch
+    assert.match(r.stderr, /typescript: pulled 4 of 4 files unopened\n/);
+    assert.doesNotMatch(r.stderr, /asked per file|answers pending/);
+    assert.deepEqual(
+      r.doc.files.filter((f) => f.state !== 'fresh').map((f) => `${f.path} ${f.state}`),
+      [],
+    );
     assert.equal(r.doc.typescript?.version, '7.0.2');
     assert.equal(r.doc.typescript?.server, 'tsc --lsp');
     assert.equal(r.doc.typescript?.source, 'workspace');

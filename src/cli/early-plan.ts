@@ -1,0 +1,101 @@
+/**
+ * `check`'s file plan, started while the composition boots instead of after it: asking git,
+ * walking the paths, reading the tsconfigs and — the long part — the compiler's own program
+ * listing (TypeScript 7's `tsc --listFilesOnly`, or the isolated 5.x config parser) need nothing
+ * the composition provides. Only the last step, telling TypeScript files from others, asks the
+ * booted engine's routing; it waits for the boot.
+ *
+ * The early plan assumes the TypeScript chosen before the boot; `check` uses it only when the
+ * booted table runs that same TypeScript (a `--servers` entry may name another, or drop it) and
+ * plans again otherwise. A failed early plan is dropped silently: planning again reports it.
+ * `check` starts it for TypeScript 7 only (decision 0039: with tsserver it measured no gain).
+ */
+import { resolve } from 'node:path';
+import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
+import type { BootedComposition } from './boot-composition.ts';
+import { type FileSet, type FileSetRequest, planFileSet } from './check-file-set.ts';
+import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
+import type { CheckCommand } from './parse-args.ts';
+import { parseProgramsIsolated, type TsProgram } from './typescript-programs.ts';
+import { nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
+
+/** What a plan is made from. */
+export interface PlanInputs {
+  cmd: Pick<CheckCommand, 'paths' | 'includeUnconfigured' | 'allPrograms'>;
+  cwd: string;
+  workspace: string;
+  /** The TypeScript the run uses (undefined: no TypeScript server). */
+  choice: TypeScriptChoice | undefined;
+  isTypeScriptFile: (path: string) => boolean;
+  signal: AbortSignal | undefined;
+  /** Awaited after the programs are read and before any file is classified. */
+  gate?: Promise<unknown>;
+}
+
+/**
+ * @param inputs the command, workspace, TypeScript, routing
+ * @returns the request for {@link planFileSet}: TypeScript 7 has no compiler API in JS, so the
+ *   configs' own references give the structure and its native tsc lists each program's files
+ */
+export function fileSetRequest(inputs: PlanInputs): FileSetRequest {
+  const { choice, gate } = inputs;
+  const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
+  const after = async <T>(work: Promise<T>): Promise<T> => {
+    const value = await work;
+    await gate;
+    return value;
+  };
+  return {
+    paths: inputs.cmd.paths,
+    cwd: inputs.cwd,
+    workspace: inputs.workspace,
+    parsePrograms:
+      choice === undefined
+        ? undefined
+        : native === undefined
+          ? (configs) => after(parseProgramsIsolated(choice.packageDir, configs))
+          : nativeProgramStructure,
+    isTypeScriptFile: inputs.isTypeScriptFile,
+    includeUnconfigured: inputs.cmd.includeUnconfigured,
+    allPrograms: inputs.cmd.allPrograms,
+    ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => after(listNativePrograms(native, programs, inputs.signal)) }),
+  };
+}
+
+/** A plan started before the boot, for the TypeScript chosen then. */
+export interface EarlyPlan {
+  /**
+   * @param choice the TypeScript the booted table runs
+   * @returns the plan, once (a `--watch` re-check plans anew); undefined when it was made for
+   *   another TypeScript, or failed (plan again: that reports the failure)
+   */
+  take(choice: TypeScriptChoice | undefined): Promise<FileSet | undefined>;
+}
+
+/**
+ * @param inputs as for {@link fileSetRequest}, without the routing (the booted engine's is used)
+ * @param booting the composition's boot
+ * @returns the plan under way
+ */
+export function startEarlyPlan(inputs: Omit<PlanInputs, 'isTypeScriptFile' | 'gate' | 'choice'> & { choice: TypeScriptChoice }, booting: Promise<BootedComposition>): EarlyPlan {
+  let route: ((path: string) => boolean) | undefined;
+  const gate = booting.then((booted) => {
+    const engine = booted.lspActions()?.engine;
+    route = (path) => engine?.serversFor(path, inputs.workspace).includes(EMBEDDED_TYPESCRIPT_ID) === true;
+  });
+  // a failed boot is reported by the run; here it only ends the early plan
+  gate.catch(() => undefined);
+  const isTypeScriptFile = (path: string): boolean => {
+    if (route === undefined) throw new Error(`early plan: ${resolve(path)} classified before the boot`);
+    return route(path);
+  };
+  const fileSet = planFileSet(fileSetRequest({ ...inputs, isTypeScriptFile, gate })).catch(() => undefined);
+  let taken = false;
+  return {
+    take(choice) {
+      const first = !taken;
+      taken = true;
+      return first && choice === inputs.choice ? fileSet : Promise.resolve(undefined);
+    },
+  };
+}
