@@ -50,6 +50,8 @@ export interface WatchDeps {
   now?: () => Date;
   /** Clear the screen before each re-check (stdout a terminal, pretty output). */
   clearScreen?: boolean;
+  /** The watcher can no longer see every change (a re-check must then not keep earlier reports). */
+  onWatchDegraded?: (reason: string) => void;
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -92,18 +94,25 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
   const now = deps.now ?? (() => new Date());
   const say = (line: string): Promise<void> => writeAll(io.stdout, `${stamp(now())} ${line}\n`);
   // `dirty`: a relevant change since the last check started; `timer`: the debounce running.
-  const state: { dirty: boolean; timer?: NodeJS.Timeout; wake?: () => void; changes: FileChange[] } = { dirty: false, changes: [] };
+  // `during`: paths changed while a check ran (a file that existed then may have been judged with)
+  const state: { dirty: boolean; timer?: NodeJS.Timeout; wake?: () => void; changes: FileChange[]; running: boolean; during: Set<string> } = {
+    dirty: false,
+    changes: [],
+    running: false,
+    during: new Set(),
+  };
   const stop = deps.watch(deps.workspace, (changes) => {
     const relevant = changes.filter((change) => relevantChange(change.path));
     if (relevant.length === 0) return;
     state.changes.push(...relevant);
+    if (state.running) for (const change of relevant) state.during.add(change.path);
     state.dirty = true;
     if (state.timer !== undefined) clearTimeout(state.timer);
     state.timer = setTimeout(() => {
       state.timer = undefined;
       state.wake?.();
     }, WATCH_DEBOUNCE_MS);
-  });
+  }, { onDegraded: (reason) => deps.onWatchDegraded?.(reason) });
   const ready = (): boolean => signal?.aborted === true || (state.dirty && state.timer === undefined);
   const nextChange = async (): Promise<void> => {
     while (!ready()) await new Promise<void>((resolve) => (state.wake = resolve));
@@ -116,14 +125,18 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     for (;;) {
       let summary: CheckSummary | undefined;
       try {
-        const changes = state.changes;
+        const changes = withoutTransient(state.changes, state.during);
         state.changes = [];
+        state.during = new Set();
+        state.running = true;
         await deps.checkOnce((s) => (summary = s), changes);
       } catch (error) {
         // A setup problem after an edit (every file deleted, a config that no longer parses…)
         // is reported, and the watch goes on: the next edit may fix it.
         if (!(error instanceof SetupError)) throw error;
         io.stderr.write(`error: ${error.message}\n`);
+      } finally {
+        state.running = false;
       }
       const stopped = stopSignalOf(signal);
       if (stopped !== undefined) return signalExitCode(stopped);
@@ -139,6 +152,22 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     if (state.timer !== undefined) clearTimeout(state.timer);
     stop();
   }
+}
+
+/**
+ * @param changes the changes collected for a check, in order
+ * @param during paths with a change seen while the previous check ran
+ * @returns the changes without files that were created and deleted again while no check ran
+ *   (an editor's or `sed -i`'s temporary file): absent before and after, they changed nothing
+ */
+export function withoutTransient(changes: readonly FileChange[], during: ReadonlySet<string>): FileChange[] {
+  const first = new Map<string, FileChange['kind']>();
+  const last = new Map<string, FileChange['kind']>();
+  for (const change of changes) {
+    if (!first.has(change.path)) first.set(change.path, change.kind);
+    last.set(change.path, change.kind);
+  }
+  return changes.filter((change) => during.has(change.path) || first.get(change.path) !== 'created' || last.get(change.path) !== 'deleted');
 }
 
 /** Source files whose content does not decide a file set (tsconfig `include` globs and pyright's config do). */
