@@ -23,6 +23,8 @@ const summary = (errors: number, pending = 0): CheckSummary => ({
 });
 
 const edit = (path: string, kind: Change['kind'] = 'changed'): Change => ({ path, kind });
+/** Lets a finished check's loop go idle. */
+const idle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function harness(results: Array<CheckSummary | Error>) {
   const stdout = new PassThrough();
@@ -107,7 +109,6 @@ describe('check --watch loop', () => {
 
   it('a temporary file created and deleted while no check ran is not a change; one seen during a check is', async () => {
     const h = harness([]);
-    const idle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     await h.checked(1);
     await idle();
     h.emit([edit('/ws/src/sed4Xq1', 'created')]);
