@@ -95,6 +95,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
         affected.begin(changes);
         return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan, affected }).finally(() => (filePlan.ran = true));
       },
+      onChanges: () => affected.noteChanges(),
       onWatchDegraded: () => affected.watcherDegraded(),
       watch: nodeWorkspaceWatch(),
       workspace,
@@ -206,6 +207,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     checked.splice(0, checked.length, ...ruled);
   }
   markStaleOutputs(checked, fileSet, listings, io);
+  if (plan.affected !== undefined) checked.splice(0, checked.length, ...plan.affected.unlessOvertaken(checked));
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);
   const checkedPaths = new Set(checked.map((report) => report.path));

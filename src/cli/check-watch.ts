@@ -28,8 +28,13 @@ import type { CheckSummary } from './check-report.ts';
 import { type CliIo, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { plural } from './format-text.ts';
 
-/** How long changes are collected before a re-check starts. */
-export const WATCH_DEBOUNCE_MS = 250;
+/**
+ * How long the workspace must be quiet before a re-check starts. Nothing here is needed for a
+ * true verdict (a change during a check makes its answers `pending` and starts one more check);
+ * it only makes a burst of writes (an editor's temp-file save, `git checkout`, "save all") one
+ * re-check. `tsc --watch` waits 250 ms; the writes of such a burst come milliseconds apart.
+ */
+export const WATCH_DEBOUNCE_MS = 100;
 /** Files whose change never changes a verdict (editor swap and backup files, logs). */
 const IGNORED_EXTENSIONS = new Set(['.swp', '.swo', '.swx', '.tmp', '.log', '.orig', '.bak']);
 
@@ -50,6 +55,8 @@ export interface WatchDeps {
   now?: () => Date;
   /** Clear the screen before each re-check (stdout a terminal, pretty output). */
   clearScreen?: boolean;
+  /** Told of every relevant change as the watcher reports it. */
+  onChanges?: (changes: readonly FileChange[]) => void;
   /** The watcher can no longer see every change (a re-check must then not keep earlier reports). */
   onWatchDegraded?: (reason: string) => void;
 }
@@ -106,6 +113,7 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     if (relevant.length === 0) return;
     state.changes.push(...relevant);
     if (state.running) for (const change of relevant) state.during.add(change.path);
+    deps.onChanges?.(relevant);
     state.dirty = true;
     if (state.timer !== undefined) clearTimeout(state.timer);
     state.timer = setTimeout(() => {

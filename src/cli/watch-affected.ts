@@ -106,15 +106,36 @@ export class WatchAffected {
   private plannedTypeScript: string[] = [];
   /** The workspace watcher missed changes: nothing kept is trusted again. */
   private blind = false;
+  /** Paths of the reports kept by the running selection. */
+  private keptPaths = new Set<string>();
+  /** A change was seen since the running run began. */
+  private changedSinceBegin = false;
 
   /** @param changes what changed since the previous run started; a run begins */
   begin(changes: readonly FileChange[]): void {
     this.changes = changes;
+    this.changedSinceBegin = false;
     if (!this.finishedRun) {
       this.reports.clear();
       this.listedAll = false;
     }
     this.finishedRun = false;
+  }
+
+  /** A change was seen by the workspace watcher (while a run goes on: its kept reports may be overtaken). */
+  noteChanges(): void {
+    this.changedSinceBegin = true;
+  }
+
+  /**
+   * @param reports the run's reports, about to be printed
+   * @returns them, with the kept ones `stale` when a change came while the run went on: they
+   *   were judged before it (the asked ones are `pending` then, by the engine's own rule)
+   */
+  unlessOvertaken(reports: readonly FileReport[]): FileReport[] {
+    if (!this.changedSinceBegin || this.keptPaths.size === 0) return [...reports];
+    const error = { code: 'CHANGED_DURING_CHECK', message: 'kept from the previous run, and a file changed during this one; the next re-check asks again' };
+    return reports.map((report) => (this.keptPaths.has(report.path) && report.state === 'fresh' ? { ...report, state: 'stale', error } : report));
   }
 
   /** The watcher reported it can no longer see every change: every later run checks everything. */
@@ -129,6 +150,7 @@ export class WatchAffected {
    */
   async select(run: SelectionRun): Promise<AffectedSelection> {
     this.planned = new Set(run.planned);
+    this.keptPaths = new Set();
     this.plannedTypeScript = run.planned.filter(run.isTypeScriptFile);
     const sources = this.changes.filter((change) => SOURCE.test(change.path)).map((change) => change.path);
     const old = new Map(sources.map((path) => [path, this.scopes.get(path)] as const));
@@ -152,6 +174,7 @@ export class WatchAffected {
       if (affected.has(path) || report === undefined || report.state !== 'fresh') recheck.push(path);
       else kept.push(report);
     }
+    this.keptPaths = new Set(kept.map((report) => report.path));
     return { recheck, kept };
   }
 

@@ -161,6 +161,19 @@ describe('WatchAffected: what a watch re-check asks again', () => {
     assert.equal(none.recheck, undefined, 'leaf.ts is in no program listing (an inferred project)');
   });
 
+  it('a kept report is printed stale when a file changes while the re-check goes on (the next run asks again)', async () => {
+    await cycle(watch, [], run({ planReused: false }));
+    watch.begin([edit('leaf.ts', 'export const leaf = 11;\n')]);
+    const selection = await watch.select(run());
+    const reports = [...selection.kept, fresh(file('leaf.ts'))];
+    assert.deepEqual(watch.unlessOvertaken(reports), reports, 'no change meanwhile: as they are');
+    watch.noteChanges();
+    const printed = watch.unlessOvertaken(reports);
+    assert.deepEqual(printed.filter((r) => r.state === 'stale').map((r) => r.path).sort(), selection.kept.map((r) => r.path).sort());
+    assert.equal(printed.find((r) => r.path === file('leaf.ts'))?.state, 'fresh', "an asked file's freshness is the engine's to judge");
+    assert.equal(printed[0]?.error?.code, 'CHANGED_DURING_CHECK');
+  });
+
   it('asks every file for a change that is not a TypeScript source edit, and once the watcher is degraded', async () => {
     await cycle(watch, [], run({ planReused: false }));
     const py = join(src, 'tool.py');
