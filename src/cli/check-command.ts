@@ -178,7 +178,15 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   for (const line of missing) io.stderr.write(`warning: ${line}\n`);
   if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   // `--watch`: only the files the changes can reach are asked again; the rest keep their reports.
-  const selection = await plan.affected?.select({ planned: handled, planReused: reused !== undefined, workspace: plan.workspace, isTypeScriptFile, engine: api.engine, signal: plan.signal });
+  const selection = await plan.affected?.select({
+    planned: handled,
+    planReused: reused !== undefined,
+    workspace: plan.workspace,
+    isTypeScriptFile,
+    onlyTypeScript: (file) => api.engine.serversFor(file, plan.workspace).join() === EMBEDDED_TYPESCRIPT_ID,
+    engine: api.engine,
+    signal: plan.signal,
+  });
   if (selection?.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking every file: ${selection.reason}\n`);
   const recheck = selection?.recheck ?? handled;
   const checked = [...(selection?.kept ?? []), ...(await diagnoseAll(api, recheck, cmd, io, plan))];

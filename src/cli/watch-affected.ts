@@ -15,7 +15,8 @@
  *   file. The old text's scope is remembered with the file's stat signature; a file that changed
  *   while a run judged it (the signature at the run's end differs) has no known old scope;
  * - the server answered the importers question for every changed file (none `unknown`);
- * - a kept report was `fresh`; anything else is asked again.
+ * - a kept report was `fresh`, and of a file only the TypeScript server judges (another server,
+ *   say a linter or pyright, cannot say what reaches its files); anything else is asked again.
  */
 import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, sep } from 'node:path';
@@ -46,6 +47,11 @@ export interface SelectionRun {
   planReused: boolean;
   workspace: string;
   isTypeScriptFile: (path: string) => boolean;
+  /**
+   * Whether the TypeScript server is the only server judging the file: a file another server
+   * judges too (or instead) is asked every run, since only tsserver can say what reaches it.
+   */
+  onlyTypeScript: (path: string) => boolean;
   engine: Pick<LspEngineApi, 'fileImporters' | 'projectFiles'>;
   signal?: AbortSignal | undefined;
 }
@@ -171,7 +177,7 @@ export class WatchAffected {
     const kept: FileReport[] = [];
     for (const path of run.planned) {
       const report = this.reports.get(path);
-      if (affected.has(path) || report === undefined || report.state !== 'fresh') recheck.push(path);
+      if (affected.has(path) || report === undefined || report.state !== 'fresh' || !run.onlyTypeScript(path)) recheck.push(path);
       else kept.push(report);
     }
     this.keptPaths = new Set(kept.map((report) => report.path));

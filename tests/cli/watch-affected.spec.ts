@@ -45,6 +45,7 @@ function run(over: Partial<SelectionRun> = {}, importers: Record<string, string[
     planReused: true,
     workspace: ws,
     isTypeScriptFile: (path) => path.endsWith('.ts'),
+    onlyTypeScript: (path) => path.endsWith('.ts'),
     engine: {
       fileImporters: async (path) => {
         asked.push(path);
@@ -180,6 +181,9 @@ describe('WatchAffected: what a watch re-check asks again', () => {
     writeFileSync(py, 'x = 1\n');
     assert.equal((await cycle(watch, [{ path: py, kind: 'changed' }], run({ isTypeScriptFile: (p) => p.endsWith('.ts') }))).recheck, undefined);
     assert.deepEqual((await cycle(watch, [edit('leaf.ts', 'export const leaf = 9;\n')])).recheck, [file('leaf.ts')]);
+    // a file another server judges too is asked every run
+    const linted = await cycle(watch, [edit('leaf.ts', 'export const leaf = 12;\n')], run({ onlyTypeScript: (p) => p !== file('app.ts') }));
+    assert.deepEqual(linted.recheck?.sort(), [file('app.ts'), file('leaf.ts')].sort());
     watch.watcherDegraded();
     assert.match((await cycle(watch, [edit('leaf.ts', 'export const leaf = 10;\n')])).reason ?? '', /degraded/);
   });
