@@ -11,10 +11,11 @@
  * [14:02:20] File change detected. Starting incremental compilation...
  * ```
  *
- * A re-check checks the whole file set again (re-planned: a new or deleted file changes it), on
- * the warm servers: a change in one file can change the verdict on any file that imports it,
- * and only the compiler knows which, so nothing is skipped on a guess. Changes are collected
- * for 250 ms (as `tsc --watch` does) and a change during a check starts one more check after it.
+ * A re-check runs on the warm servers and asks them only about the files the change can reach
+ * (watch-affected.ts: the changed files and their importers, as tsserver resolves them; the
+ * whole file set, re-planned if a file was created or deleted, whenever that could be wrong).
+ * A re-check starts after 100 ms without a change, and a change during a check starts one more
+ * check after it.
  * Ctrl-C (SIGINT) or SIGTERM ends the watch: the watcher stops, the composition is disposed by
  * the caller (every language server stopped), exit status 128 + signal (130 for Ctrl-C — what a
  * shell reports for `tsc --watch` stopped the same way).
