@@ -18,13 +18,14 @@
  * - a kept report was `fresh`, and of a file only the TypeScript server judges (another server,
  *   say a linter or pyright, cannot say what reaches its files); anything else is asked again.
  */
-import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import type { LspEngineApi } from '../lsp/engine-types.ts';
 import { type Dependents, findDependents, isGlobalScope } from '../feedback/dependents.ts';
 import type { FileChange } from './check-watch.ts';
 import type { FileReport } from './check-report.ts';
 import { ancestorConfigs } from './typescript-programs.ts';
+import { signatureOf, UnwatchedFiles } from './unwatched-files.ts';
 
 /** Files the compiler reads as TypeScript/JavaScript source (their text can declare globals). */
 const SOURCE = /\.[cm]?[jt]sx?$/;
@@ -62,7 +63,6 @@ interface Scope {
   signature: string;
 }
 
-const signatureOf = (info: Stats): string => `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`;
 
 /**
  * @param path a file
@@ -114,12 +114,19 @@ export class WatchAffected {
   private blind = false;
   /** Paths of the reports kept by the running selection. */
   private keptPaths = new Set<string>();
+  /** When the running run began (ms since the epoch). */
+  private startedAt = 0;
+  /** Files the programs read that the watcher cannot see (created with the first selection). */
+  private unwatched: UnwatchedFiles | undefined;
+  /** An unwatched file that moved (or is not proven unchanged) since the previous run began. */
+  private moved: string | undefined;
   /** A change was seen since the running run began. */
   private changedSinceBegin = false;
 
   /** @param changes what changed since the previous run started; a run begins */
   begin(changes: readonly FileChange[]): void {
     this.changes = changes;
+    this.startedAt = Date.now();
     this.changedSinceBegin = false;
     if (!this.finishedRun) {
       this.reports.clear();
@@ -156,6 +163,8 @@ export class WatchAffected {
    */
   async select(run: SelectionRun): Promise<AffectedSelection> {
     this.planned = new Set(run.planned);
+    this.unwatched ??= new UnwatchedFiles(run.workspace);
+    this.moved = this.unwatched.moved();
     this.keptPaths = new Set();
     this.plannedTypeScript = run.planned.filter(run.isTypeScriptFile);
     const sources = this.changes.filter((change) => SOURCE.test(change.path)).map((change) => change.path);
@@ -188,6 +197,7 @@ export class WatchAffected {
   private whyEverything(run: SelectionRun, old: ReadonlyMap<string, Scope | undefined>): string | undefined {
     if (this.blind) return 'the workspace watcher is degraded';
     if (!run.planReused) return 'the file set was planned again';
+    if (this.moved !== undefined) return `${this.moved}, which the watcher cannot see, changed (or is not known unchanged)`;
     if (this.reports.size === 0) return 'no finished run to keep reports from';
     if (!this.listedAll) return 'a program of the previous run was not listed';
     if (typeof run.engine.fileImporters !== 'function' || typeof run.engine.projectFiles !== 'function') return 'the engine cannot say what imports a file';
@@ -237,6 +247,7 @@ export class WatchAffected {
   listed(listings: ReadonlyMap<string, string[]>, programs: ReadonlyArray<{ configPath: string; files: readonly string[] }>): void {
     this.listings = new Map(listings);
     const listed = new Set([...listings.values()].flat());
+    this.unwatched?.listed(listed, this.startedAt);
     this.listedAll =
       programs.every((program) => listings.has(program.configPath) || !program.files.some((file) => this.planned.has(file))) &&
       this.plannedTypeScript.every((file) => listed.has(file));

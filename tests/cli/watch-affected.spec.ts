@@ -162,6 +162,24 @@ describe('WatchAffected: what a watch re-check asks again', () => {
     assert.equal(none.recheck, undefined, 'leaf.ts is in no program listing (an inferred project)');
   });
 
+  it('asks every file when a file the programs read outside the watched tree changed, or is not known unchanged', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'dsh-watch-affected-lib-'));
+    try {
+      const lib = join(outside, 'lib.d.ts');
+      writeFileSync(lib, 'interface Extra { a: number }\n');
+      const listings = new Map([[CONFIG, [...ALL, lib]]]);
+      await cycle(watch, [], run({ planReused: false }), listings);
+      // written just now: the version the first run judged is not proven
+      assert.match((await cycle(watch, [edit('leaf.ts', 'export const leaf = 13;\n')], run(), listings)).reason ?? '', /cannot see/);
+      assert.deepEqual((await cycle(watch, [edit('leaf.ts', 'export const leaf = 14;\n')], run(), listings)).recheck, [file('leaf.ts')]);
+      writeFileSync(lib, 'interface Extra { a: string }\n');
+      assert.match((await cycle(watch, [edit('leaf.ts', 'export const leaf = 15;\n')], run(), listings)).reason ?? '', /lib\.d\.ts, which the watcher cannot see, changed/);
+      assert.deepEqual((await cycle(watch, [edit('leaf.ts', 'export const leaf = 16;\n')], run(), listings)).recheck, [file('leaf.ts')]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a kept report is printed stale when a file changes while the re-check goes on (the next run asks again)', async () => {
     await cycle(watch, [], run({ planReused: false }));
     watch.begin([edit('leaf.ts', 'export const leaf = 11;\n')]);
