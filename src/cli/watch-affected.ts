@@ -244,10 +244,11 @@ export class WatchAffected {
    *   planned TypeScript-server file must be in a listing (a file in an inferred project has
    *   importers no program's server can name)
    */
-  listed(listings: ReadonlyMap<string, string[]>, programs: ReadonlyArray<{ configPath: string; files: readonly string[] }>): void {
+  listed(listings: ReadonlyMap<string, string[]>, programs: ReadonlyArray<{ configPath: string; files: readonly string[]; extended?: readonly string[] }>): void {
     this.listings = new Map(listings);
     const listed = new Set([...listings.values()].flat());
-    this.unwatched?.listed(listed, this.startedAt);
+    // the configs a program extends are read too (one in node_modules changes no watched file)
+    this.unwatched?.listed(new Set([...listed, ...programs.flatMap((program) => program.extended ?? [])]), this.startedAt);
     this.listedAll =
       programs.every((program) => listings.has(program.configPath) || !program.files.some((file) => this.planned.has(file))) &&
       this.plannedTypeScript.every((file) => listed.has(file));

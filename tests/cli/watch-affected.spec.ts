@@ -172,6 +172,15 @@ describe('WatchAffected: what a watch re-check asks again', () => {
       // written just now: the version the first run judged is not proven
       assert.match((await cycle(watch, [edit('leaf.ts', 'export const leaf = 13;\n')], run(), listings)).reason ?? '', /cannot see/);
       assert.deepEqual((await cycle(watch, [edit('leaf.ts', 'export const leaf = 14;\n')], run(), listings)).recheck, [file('leaf.ts')]);
+      // a config in node_modules that the program extends is proven the same way
+      const base = join(outside, 'tsconfig.base.json');
+      writeFileSync(base, '{}\n');
+      watch.begin([edit('leaf.ts', 'export const leaf = 140;\n')]);
+      await watch.select(run());
+      watch.diagnosed(ALL.map((path) => fresh(path)));
+      watch.listed(listings, [{ configPath: CONFIG, files: ALL, extended: [base] }]);
+      watch.finished();
+      assert.match((await cycle(watch, [edit('leaf.ts', 'export const leaf = 141;\n')], run(), listings)).reason ?? '', /tsconfig\.base\.json, which the watcher cannot see/);
       writeFileSync(lib, 'interface Extra { a: string }\n');
       assert.match((await cycle(watch, [edit('leaf.ts', 'export const leaf = 15;\n')], run(), listings)).reason ?? '', /lib\.d\.ts, which the watcher cannot see, changed/);
       assert.deepEqual((await cycle(watch, [edit('leaf.ts', 'export const leaf = 16;\n')], run(), listings)).recheck, [file('leaf.ts')]);
