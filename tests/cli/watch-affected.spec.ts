@@ -98,6 +98,14 @@ describe('WatchAffected: what a watch re-check asks again', () => {
     assert.deepEqual(r.asked.sort(), [file('app.ts'), file('main.ts'), file('point.ts')].sort());
   });
 
+  it('asks every file once the change reaches half of them (walking on would cost as much)', async () => {
+    await cycle(watch, [], run({ planReused: false }));
+    const wide = { [file('leaf.ts')]: [file('point.ts')], [file('point.ts')]: [file('app.ts'), file('globals.ts')], [file('app.ts')]: [file('main.ts')] };
+    const selection = await cycle(watch, [edit('leaf.ts', 'export const leaf = 20;\n')], run({}, wide));
+    assert.equal(selection.recheck, undefined);
+    assert.match(selection.reason ?? '', /reaches 3 or more of the 6 files/);
+  });
+
   it('asks again a kept file whose previous report was not fresh', async () => {
     watch.begin([]);
     await watch.select(run({ planReused: false }));
