@@ -8,13 +8,17 @@
  * - the previous run finished and the plan was reused (no file created or deleted, no config,
  *   `.gitignore` or `package.json` touched: {@link PlanCache}), the watcher missed nothing;
  * - every changed file is a TypeScript-server file in exactly one program's listing (the
- *   server's `projectFiles` of the previous run, every checked program listed), that program's
+ *   server's `projectFiles` of the previous run, every checked program listed, every planned
+ *   TypeScript file in a listing), that program's
  *   config is the nearest one above the file (so tsserver's own config search lands on it);
  * - neither the text now nor the text the previous verdicts were judged against is a script or
  *   holds `declare global`/`declare module` ({@link isGlobalScope}): such a change reaches every
  *   file. The old text's scope is remembered with the file's stat signature; a file that changed
  *   while a run judged it (the signature at the run's end differs) has no known old scope;
- * - the server answered the importers question for every changed file (none `unknown`);
+ * - every file the programs read where the watcher cannot see it (node_modules, outside the
+ *   workspace, an extended config) is proven unchanged ({@link UnwatchedFiles});
+ * - the server answered the importers question for every changed file (none `unknown`), and
+ *   the importers reached are fewer than half the planned files (else asking all costs the same);
  * - a kept report was `fresh`, and of a file only the TypeScript server judges (another server,
  *   say a linter or pyright, cannot say what reaches its files); anything else is asked again.
  */
