@@ -9,8 +9,8 @@
  *   `.gitignore` or `package.json` touched: {@link PlanCache}), the watcher missed nothing;
  * - every changed file is a TypeScript-server file in exactly one program's listing (the
  *   server's `projectFiles` of the previous run, every checked program listed, every planned
- *   TypeScript file in a listing), that program's
- *   config is the nearest one above the file (so tsserver's own config search lands on it);
+ *   TypeScript file in a listing), that program's config is the nearest one above the file (so
+ *   tsserver's own config search lands on it);
  * - neither the text now nor the text the previous verdicts were judged against is a script or
  *   holds `declare global`/`declare module` ({@link isGlobalScope}): such a change reaches every
  *   file. The old text's scope is remembered with the file's stat signature; a file that changed
