@@ -23,6 +23,7 @@ import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
 import { type EarlyPlan, fileSetRequest, startEarlyPlan } from './early-plan.ts';
 import { PlanCache, watchChecks } from './check-watch.ts';
+import { WatchAffected } from './watch-affected.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
@@ -94,11 +95,15 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
+    const affected = new WatchAffected();
     return await watchChecks({
       checkOnce: (onSummary, changes) => {
         filePlan.changed(changes);
-        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan }).finally(() => (filePlan.ran = true));
+        affected.begin(changes);
+        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan, affected }).finally(() => (filePlan.ran = true));
       },
+      onChanges: () => affected.noteChanges(),
+      onWatchDegraded: () => affected.watcherDegraded(),
       watch: nodeWorkspaceWatch(),
       workspace,
       io,
@@ -123,6 +128,8 @@ interface CheckPlan {
   timeline: CheckTimeline;
   /** The plan started while the composition booted (taken by the first run). */
   early?: EarlyPlan;
+  /** `--watch`: what the previous run keeps, and which files this run asks (watch-affected.ts). */
+  affected?: WatchAffected;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -174,7 +181,21 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   for (const line of missing) io.stderr.write(`warning: ${line}\n`);
   if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
-  const checked = await diagnoseAll(api, handled, cmd, io, plan);
+  // `--watch`: only the files the changes can reach are asked again; the rest keep their reports.
+  const selection = await plan.affected?.select({
+    planned: handled,
+    planReused: reused !== undefined,
+    workspace: plan.workspace,
+    isTypeScriptFile,
+    onlyTypeScript: (file) => api.engine.serversFor(file, plan.workspace).join() === EMBEDDED_TYPESCRIPT_ID,
+    engine: api.engine,
+    signal: plan.signal,
+  });
+  if (selection?.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking every file: ${selection.reason}\n`);
+  const recheck = selection?.recheck ?? handled;
+  const checked = [...(selection?.kept ?? []), ...(await diagnoseAll(api, recheck, cmd, io, plan))];
+  plan.affected?.diagnosed(checked);
+  let rechecked = recheck.length;
   const listings = new Map<string, string[]>();
   for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
   if (choice !== undefined && !aborted(plan.signal)) {
@@ -182,6 +203,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
     for (const [config, files] of listed) listings.set(config, files);
     checked.push(...unlisted);
+    rechecked += extra.length;
     if (extra.length > 0) {
       handled.push(...extra);
       const imported = new Set(extra);
@@ -189,6 +211,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       checked.push(...(await diagnoseAll(api, extra, cmd, io, plan)));
     }
   }
+  plan.affected?.listed(listings, fileSet.programs);
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
   if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
     const packageDir = choice.packageDir;
@@ -196,6 +219,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     checked.splice(0, checked.length, ...ruled);
   }
   markStaleOutputs(checked, fileSet, listings, io);
+  if (plan.affected !== undefined) checked.splice(0, checked.length, ...plan.affected.unlessOvertaken(checked));
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);
   const checkedPaths = new Set(checked.map((report) => report.path));
@@ -216,6 +240,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     programs: fileSet.programs.map((program) => program.configPath),
     ...(choice === undefined ? {} : { typescript: { source: choice.source, version: choice.version, path: choice.serverPath, server: choice.kind === 'native' ? 'tsc --lsp' : 'tsserver' } }),
     ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
+    ...(selection?.recheck === undefined ? {} : { rechecked }),
   };
   const summary = summarize(report);
   plan.onSummary?.(summary);
@@ -230,6 +255,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
           : formatText(report, summary);
   await writeAll(io.stdout, text);
   plan.timeline.mark('report written');
+  if (stopped === undefined) plan.affected?.finished();
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
     if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);

@@ -80,6 +80,11 @@ export interface CheckReport {
   skipped?: SkippedFiles;
   /** Set when a signal stopped the run: only the files finished before it are in `files`. */
   interrupted?: { signal: string; total: number };
+  /**
+   * `check --watch`, a re-check that asked the servers about only the files a change can reach:
+   * how many (the other files' reports are the previous run's). Absent when every file was asked.
+   */
+  rechecked?: number;
 }
 
 /** Files and paths `check` left out. */
@@ -105,6 +110,8 @@ export interface CheckSummary {
   filesWithProblems: number;
   /** Files without a fresh result, by state. */
   notFresh: { pending: number; stale: number; failed: number; unknown: number; total: number };
+  /** {@link CheckReport.rechecked}, when set. */
+  rechecked?: number;
 }
 
 /** Outcome classes: `clean` (exit 0), `errors` or `incomplete` (exit 1). */
@@ -227,6 +234,7 @@ export function summarize(report: CheckReport): CheckSummary {
     hints: 0,
     filesWithProblems: 0,
     notFresh: { pending: 0, stale: 0, failed: 0, unknown: 0, total: 0 },
+    ...(report.rechecked === undefined ? {} : { rechecked: report.rechecked }),
   };
   s.files = report.files.filter((file) => file.config !== true).length;
   for (const file of report.files) {

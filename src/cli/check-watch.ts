@@ -11,10 +11,11 @@
  * [14:02:20] File change detected. Starting incremental compilation...
  * ```
  *
- * A re-check checks the whole file set again (re-planned: a new or deleted file changes it), on
- * the warm servers: a change in one file can change the verdict on any file that imports it,
- * and only the compiler knows which, so nothing is skipped on a guess. Changes are collected
- * for 250 ms (as `tsc --watch` does) and a change during a check starts one more check after it.
+ * A re-check runs on the warm servers and asks them only about the files the change can reach
+ * (watch-affected.ts: the changed files and their importers, as tsserver resolves them; the
+ * whole file set, re-planned if a file was created or deleted, whenever that could be wrong).
+ * A re-check starts after 100 ms without a change, and a change during a check starts one more
+ * check after it.
  * Ctrl-C (SIGINT) or SIGTERM ends the watch: the watcher stops, the composition is disposed by
  * the caller (every language server stopped), exit status 128 + signal (130 for Ctrl-C — what a
  * shell reports for `tsc --watch` stopped the same way).
@@ -28,8 +29,13 @@ import type { CheckSummary } from './check-report.ts';
 import { type CliIo, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { plural } from './format-text.ts';
 
-/** How long changes are collected before a re-check starts. */
-export const WATCH_DEBOUNCE_MS = 250;
+/**
+ * How long the workspace must be quiet before a re-check starts. Nothing here is needed for a
+ * true verdict (a change during a check makes its answers `pending` and starts one more check);
+ * it only makes a burst of writes (an editor's temp-file save, `git checkout`, "save all") one
+ * re-check. `tsc --watch` waits 250 ms; the writes of such a burst come milliseconds apart.
+ */
+export const WATCH_DEBOUNCE_MS = 100;
 /** Files whose change never changes a verdict (editor swap and backup files, logs). */
 const IGNORED_EXTENSIONS = new Set(['.swp', '.swo', '.swx', '.tmp', '.log', '.orig', '.bak']);
 
@@ -50,6 +56,10 @@ export interface WatchDeps {
   now?: () => Date;
   /** Clear the screen before each re-check (stdout a terminal, pretty output). */
   clearScreen?: boolean;
+  /** Told of every relevant change as the watcher reports it. */
+  onChanges?: (changes: readonly FileChange[]) => void;
+  /** The watcher can no longer see every change (a re-check must then not keep earlier reports). */
+  onWatchDegraded?: (reason: string) => void;
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -92,18 +102,26 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
   const now = deps.now ?? (() => new Date());
   const say = (line: string): Promise<void> => writeAll(io.stdout, `${stamp(now())} ${line}\n`);
   // `dirty`: a relevant change since the last check started; `timer`: the debounce running.
-  const state: { dirty: boolean; timer?: NodeJS.Timeout; wake?: () => void; changes: FileChange[] } = { dirty: false, changes: [] };
+  // `during`: paths changed while a check ran (a file that existed then may have been judged with)
+  const state: { dirty: boolean; timer?: NodeJS.Timeout; wake?: () => void; changes: FileChange[]; running: boolean; during: Set<string> } = {
+    dirty: false,
+    changes: [],
+    running: false,
+    during: new Set(),
+  };
   const stop = deps.watch(deps.workspace, (changes) => {
     const relevant = changes.filter((change) => relevantChange(change.path));
     if (relevant.length === 0) return;
     state.changes.push(...relevant);
+    if (state.running) for (const change of relevant) state.during.add(change.path);
+    deps.onChanges?.(relevant);
     state.dirty = true;
     if (state.timer !== undefined) clearTimeout(state.timer);
     state.timer = setTimeout(() => {
       state.timer = undefined;
       state.wake?.();
     }, WATCH_DEBOUNCE_MS);
-  });
+  }, { onDegraded: (reason) => deps.onWatchDegraded?.(reason) });
   const ready = (): boolean => signal?.aborted === true || (state.dirty && state.timer === undefined);
   const nextChange = async (): Promise<void> => {
     while (!ready()) await new Promise<void>((resolve) => (state.wake = resolve));
@@ -116,14 +134,18 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     for (;;) {
       let summary: CheckSummary | undefined;
       try {
-        const changes = state.changes;
+        const changes = withoutTransient(state.changes, state.during);
         state.changes = [];
+        state.during = new Set();
+        state.running = true;
         await deps.checkOnce((s) => (summary = s), changes);
       } catch (error) {
         // A setup problem after an edit (every file deleted, a config that no longer parses…)
         // is reported, and the watch goes on: the next edit may fix it.
         if (!(error instanceof SetupError)) throw error;
         io.stderr.write(`error: ${error.message}\n`);
+      } finally {
+        state.running = false;
       }
       const stopped = stopSignalOf(signal);
       if (stopped !== undefined) return signalExitCode(stopped);
@@ -139,6 +161,22 @@ export async function watchChecks(deps: WatchDeps): Promise<number> {
     if (state.timer !== undefined) clearTimeout(state.timer);
     stop();
   }
+}
+
+/**
+ * @param changes the changes collected for a check, in order
+ * @param during paths with a change seen while the previous check ran
+ * @returns the changes without files that were created and deleted again while no check ran
+ *   (an editor's or `sed -i`'s temporary file): absent before and after, they changed nothing
+ */
+export function withoutTransient(changes: readonly FileChange[], during: ReadonlySet<string>): FileChange[] {
+  const first = new Map<string, FileChange['kind']>();
+  const last = new Map<string, FileChange['kind']>();
+  for (const change of changes) {
+    if (!first.has(change.path)) first.set(change.path, change.kind);
+    last.set(change.path, change.kind);
+  }
+  return changes.filter((change) => during.has(change.path) || first.get(change.path) !== 'created' || last.get(change.path) !== 'deleted');
 }
 
 /** Source files whose content does not decide a file set (tsconfig `include` globs and pyright's config do). */

@@ -95,7 +95,8 @@ export function formatSummary(summary: CheckSummary, severity: string): string {
   const counts = [plural(summary.errors, 'error'), plural(summary.warnings, 'warning')];
   if (severity === 'info' || severity === 'hint') counts.push(plural(summary.infos, 'info'));
   if (severity === 'hint') counts.push(plural(summary.hints, 'hint'));
-  const lines = [`${counts.join(', ')} in ${plural(summary.filesWithProblems, 'file')} (${plural(summary.files, 'file')} checked)`];
+  const rechecked = summary.rechecked === undefined ? '' : `, ${summary.rechecked} re-checked`;
+  const lines = [`${counts.join(', ')} in ${plural(summary.filesWithProblems, 'file')} (${plural(summary.files, 'file')} checked${rechecked})`];
   const nf = summary.notFresh;
   if (nf.total > 0) {
     const parts = (['pending', 'stale', 'failed', 'unknown'] as const).filter((k) => nf[k] > 0).map((k) => `${nf[k]} ${k}`);

@@ -43,6 +43,8 @@ export interface TsProgram {
   declarationOutputs?: Record<string, string>;
   /** Where a TypeScript 7 program's declarations go (from its own config), to compute {@link declarationOutputs} once listed. */
   declarationLayout?: { outDir: string; rootDir: string };
+  /** Absolute paths of the configs it extends (directly or not), when any. */
+  extended?: string[];
   /**
    * The compiler's whole file list was read (`tsc --listFilesOnly`): `files` holds every file
    * the program checks (imports, `/// <reference>`s, `types`), not only its root files.
@@ -204,6 +206,8 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
   }
   const program: TsProgram = { configPath, files, errors, references };
   if (Object.keys(declarationOutputs).length > 0) program.declarationOutputs = declarationOutputs;
+  const extended = (parsed?.options.configFile as TypeScript.TsConfigSourceFile | undefined)?.extendedSourceFiles ?? [];
+  if (extended.length > 0) program.extended = extended.map((path) => resolve(path));
   return { program, references };
 }
 

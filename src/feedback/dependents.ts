@@ -26,6 +26,8 @@ export interface Dependents {
   found: string[];
   /** Sources whose dependents no server could tell. */
   unknown: string[];
+  /** The walk stopped early because the caller had enough (`files` is then incomplete). */
+  cut?: true;
 }
 
 /** Compiler project files: a change to one reaches every file of the program. */
@@ -37,6 +39,7 @@ const PROJECT_FILES = new Set(['tsconfig.json', 'jsconfig.json']);
  * @param sources the changes
  * @param anchors files of the root's program to ask for the whole program by (for sources that cannot be asked about themselves)
  * @param signal cancels (an abort rejects)
+ * @param enough asked after each level of importers: true stops the walk (the result says `cut`)
  * @returns the dependents, nearest first
  */
 export async function findDependents(
@@ -45,6 +48,7 @@ export async function findDependents(
   sources: readonly PendingSource[],
   anchors: readonly string[],
   signal: AbortSignal,
+  enough?: (files: readonly string[]) => boolean,
 ): Promise<Dependents> {
   const inside = (path: string): boolean => path.startsWith(root + sep) && !path.includes(`${sep}node_modules${sep}`);
   const isSource = new Set(sources.map((s) => s.path));
@@ -99,6 +103,10 @@ export async function findDependents(
       }
     });
     level = [...new Set(next)].filter((path) => !asked.has(path));
+    if (level.length > 0 && enough?.(files) === true) {
+      for (const path of firstLevel) (unresolved.has(path) ? unknown : found).push(path);
+      return { files, found, unknown, cut: true };
+    }
   }
   for (const path of firstLevel) (unresolved.has(path) ? unknown : found).push(path);
   return { files, found, unknown };

@@ -78,6 +78,9 @@ describe('planFileSet', () => {
     const own = await plan(root);
     assert.deepEqual(rel(root, own.programs.map((p) => p.configPath)), ['packages/core/tsconfig.json', 'packages/web/tsconfig.app.json', 'tsconfig.json']);
     assert.deepEqual(rel(root, own.skippedPrograms.map((p) => p.configPath)), ['scripts/jsconfig.json']);
+    // the configs a program extends are named (check --watch proves them unchanged when unwatched)
+    assert.deepEqual(rel(root, own.programs[0]?.extended ?? []), ['tsconfig.base.json']);
+    assert.equal(own.programs[1]?.extended, undefined);
     assert.deepEqual(rel(root, own.files.filter((f) => TS_EXT.test(f))), ['packages/core/src/a.ts', 'packages/web/app/w.tsx']);
     assert.deepEqual(rel(root, own.unconfigured), ['packages/core/src/gen/g.ts', 'packages/web/other.ts']);
     // --all-programs: every program found.

@@ -96,4 +96,71 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
+
+  it('re-checks what an edit reaches: an imported file and its importer, a leaf alone, everything when globals go', { timeout: 240_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-affected-'));
+    const at = (name: string): string => join(root, 'src', name);
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+    writeFileSync(at('point.ts'), 'export interface Point {\n  x: number;\n  y: number;\n}\n');
+    writeFileSync(at('app.ts'), "import type { Point } from './point.js';\nexport const origin: Point = { x: 0, y: 0 };\n");
+    writeFileSync(at('leaf.ts'), 'export const leaf: number = 1;\n');
+    writeFileSync(at('globals.ts'), 'export {};\ndeclare global {\n  var appName: string;\n}\n');
+    writeFileSync(at('uses-global.ts'), 'export const name: string = globalThis.appName;\n');
+    for (let i = 0; i < 4; i++) writeFileSync(at(`other${i}.ts`), `export const other${i} = ${i};\n`);
+    const child = spawn(process.execPath, [CLI, 'check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const until = async (pattern: RegExp, from: number): Promise<number> => {
+      for (;;) {
+        const index = out.slice(from).search(pattern);
+        if (index >= 0) return from + index;
+        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${out}\n${err}`);
+        await new Promise((resolve) => child.stdout.once('data', resolve));
+      }
+    };
+    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    // one re-check: its output from "File change detected" to its "Found" line
+    const recheck = async (from: number, write: () => void): Promise<{ text: string; end: number }> => {
+      write();
+      const detected = await until(/File change detected\. Starting incremental compilation\.\.\.\n/, from);
+      const found = await until(FOUND, detected);
+      const end = found + (out.slice(found).match(FOUND)?.[0].length ?? 0);
+      return { text: out.slice(detected, end), end };
+    };
+    try {
+      const first = await until(FOUND, 0);
+      assert.match(out.slice(0, first), /\(9 files checked\)\n/);
+      assert.match(out.slice(first), /^Found 0 errors\./);
+      let end = first + (out.slice(first).match(FOUND)?.[0].length ?? 0);
+
+      // `y` leaves Point: app.ts, which imports it, is asked again and now has an error
+      const imported = await recheck(end, () => writeFileSync(at('point.ts'), 'export interface Point {\n  x: number;\n}\n'));
+      assert.match(imported.text, /src\/app\.ts:2:38 error Object literal may only specify known properties, and 'y' does not exist in type 'Point'\. \[typescript 2353\]/);
+      assert.match(imported.text, /\(9 files checked, 2 re-checked\)\n/);
+      assert.match(imported.text, /Found 1 error\. Watching/);
+
+      // a leaf nobody imports: only it is asked; app.ts's error is still printed, from the kept report
+      const leaf = await recheck(imported.end, () => writeFileSync(at('leaf.ts'), "export const leaf: number = 'one';\n"));
+      assert.match(leaf.text, /\(9 files checked, 1 re-checked\)\n/);
+      assert.match(leaf.text, /src\/app\.ts:2:38 error Object literal may only specify known properties/);
+      assert.match(leaf.text, /src\/leaf\.ts:1:14 error Type 'string' is not assignable to type 'number'\./);
+      assert.match(leaf.text, /Found 2 errors\. Watching/);
+
+      // globals.ts stops declaring `appName` (its new text declares no global): every file is asked
+      const globals = await recheck(leaf.end, () => writeFileSync(at('globals.ts'), 'export {};\n'));
+      assert.match(globals.text, /\(9 files checked\)\n/, 'no "re-checked" count: the whole file set was asked');
+      assert.match(globals.text, /src\/uses-global\.ts:1:40 error Element implicitly has an 'any' type because type 'typeof globalThis' has no index signature\. \[typescript 7017\]/);
+      assert.match(globals.text, /Found 3 errors\. Watching/);
+
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

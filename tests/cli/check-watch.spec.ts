@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { CheckSummary } from '../../src/cli/check-report.ts';
-import { foundLine, PlanCache, planStillHolds, relevantChange, stamp, watchChecks } from '../../src/cli/check-watch.ts';
+import { foundLine, PlanCache, planStillHolds, relevantChange, stamp, watchChecks, withoutTransient } from '../../src/cli/check-watch.ts';
 import { Interrupted, SetupError } from '../../src/cli/cli-io.ts';
 
 type Change = { path: string; kind: 'created' | 'changed' | 'deleted' };
@@ -23,6 +23,8 @@ const summary = (errors: number, pending = 0): CheckSummary => ({
 });
 
 const edit = (path: string, kind: Change['kind'] = 'changed'): Change => ({ path, kind });
+/** Lets a finished check's loop go idle. */
+const idle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function harness(results: Array<CheckSummary | Error>) {
   const stdout = new PassThrough();
@@ -63,6 +65,7 @@ function harness(results: Array<CheckSummary | Error>) {
     controller,
     checked,
     change: (path: string) => emit?.([{ path, kind: 'changed' }]),
+    emit: (changes: Change[]) => emit?.(changes),
     onNextCheck: (fn: () => void) => (duringCheck = fn),
     output: () => out,
     stderr,
@@ -102,6 +105,28 @@ describe('check --watch loop', () => {
       '[09:05:07] File change detected. Starting incremental compilation...',
       '[09:05:07] Found 0 errors. Watching for file changes.',
     ]);
+  });
+
+  it('a temporary file created and deleted while no check ran is not a change; one seen during a check is', async () => {
+    const h = harness([]);
+    await h.checked(1);
+    await idle();
+    h.emit([edit('/ws/src/sed4Xq1', 'created')]);
+    h.emit([edit('/ws/src/sed4Xq1', 'deleted'), edit('/ws/src/a.ts')]);
+    await h.checked(2);
+    h.onNextCheck(() => h.emit([edit('/ws/src/sed9Zz2', 'created')]));
+    h.change('/ws/src/a.ts');
+    await h.checked(3);
+    await idle();
+    h.emit([edit('/ws/src/sed9Zz2', 'deleted')]);
+    await h.checked(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    h.controller.abort(new Interrupted('SIGINT'));
+    assert.equal(await h.run, 130);
+    assert.deepEqual(h.given, [[], ['/ws/src/a.ts'], ['/ws/src/a.ts'], ['/ws/src/sed9Zz2', '/ws/src/sed9Zz2']]);
+    const created = edit('/ws/x.ts', 'created');
+    assert.deepEqual(withoutTransient([created, edit('/ws/x.ts'), edit('/ws/x.ts', 'deleted')], new Set()), []);
+    assert.equal(withoutTransient([edit('/ws/x.ts', 'deleted'), created], new Set()).length, 2, 'deleted then created again: its content may differ');
   });
 
   it('a setup error is reported and the watch goes on', async () => {

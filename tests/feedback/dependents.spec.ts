@@ -34,6 +34,15 @@ test('transitive importers, nearest first, inside the root and outside node_modu
   assert.deepEqual(d.asked, ['/ws/a.ts', '/ws/b.ts', '/ws/c.ts'], 'the cycle back to a.ts is not followed');
 });
 
+test('a caller that has enough stops the walk after a level, and is told the list is cut', async () => {
+  const d = deps();
+  const cut = await findDependents(d, '/ws', [{ path: '/ws/a.ts', kind: 'changed', since: 1 }], [], signal, (files) => files.length >= 1);
+  assert.deepEqual(cut, { files: ['/ws/b.ts'], found: ['/ws/a.ts'], unknown: [], cut: true });
+  assert.deepEqual(d.asked, ['/ws/a.ts'], 'b.ts was not asked');
+  const whole = await findDependents(deps(), '/ws', [{ path: '/ws/a.ts', kind: 'changed', since: 1 }], [], signal, (files) => files.length >= 5);
+  assert.equal(whole.cut, undefined, 'the walk ended before it had enough');
+});
+
 test('a deleted file, a script, declare global and a tsconfig stand for the whole program', async () => {
   for (const source of [
     { path: '/ws/gone.ts', kind: 'deleted' as const },
