@@ -132,6 +132,9 @@ interface CheckPlan {
   affected?: WatchAffected;
 }
 
+/** Engines whose degraded watching `check` already reports. */
+const degradedSaid = new WeakSet<object>();
+
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
   const api = booted.lspActions();
   if (api === undefined) {
@@ -143,11 +146,15 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
   // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
   if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
-  // said once per root: a check whose watcher failed still judges exactly (stat sweeps), but slower
-  api.engine.onWatchDegraded?.((event) => {
-    const how = event.fallback === 'sweep' ? 'changes made during the check are found by stat sweeps instead' : 'results there are reported stale';
-    io.stderr.write(`warning: watching ${displayPath(event.root, io.cwd)} is degraded (${event.reason}); ${how}\n`);
-  });
+  // said once per root (and once per engine: `--watch` runs this for every re-check): a check
+  // whose watcher failed still judges exactly (stat sweeps), but slower
+  if (!degradedSaid.has(api.engine)) {
+    degradedSaid.add(api.engine);
+    api.engine.onWatchDegraded?.((event) => {
+      const how = event.fallback === 'sweep' ? 'changes made during the check are found by stat sweeps instead' : 'results there are reported stale';
+      io.stderr.write(`warning: watching ${displayPath(event.root, io.cwd)} is degraded (${event.reason}); ${how}\n`);
+    });
+  }
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);

@@ -97,6 +97,50 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
     }
   });
 
+  it('a degraded watcher is said once, not at every re-check', { timeout: 240_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-degraded-'));
+    mkdirSync(join(root, 'src', 'unwatchable'), { recursive: true });
+    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+    writeFileSync(join(root, 'src', 'app.ts'), 'export const n: number = 1;\n');
+    writeFileSync(join(root, 'src', 'unwatchable', 'deep.ts'), 'export const d: number = 2;\n');
+    // Every watch of src/unwatchable fails as an exhausted inotify fails it; the rest are watched.
+    const preload = join(import.meta.dirname, '..', 'fixtures', 'inotify-limit-preload.ts');
+    const child = spawn(process.execPath, ['--import', preload, CLI, 'check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DSH_TEST_WATCH_FAIL_MATCH: 'unwatchable' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const until = async (pattern: RegExp, from: number): Promise<number> => {
+      for (;;) {
+        const index = out.slice(from).search(pattern);
+        if (index >= 0) return from + index;
+        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${out}\n${err}`);
+        await new Promise((resolve) => child.stdout.once('data', resolve));
+      }
+    };
+    try {
+      let at = await until(/Found 0 errors\.[^\n]*Watching for file changes\.\n/, 0);
+      for (const value of ['"one"', '2', '"three"']) {
+        writeFileSync(join(root, 'src', 'app.ts'), `export const n: number = ${value};\n`);
+        const detected = await until(/File change detected\./, at + 1);
+        at = await until(/Found \d+ errors?\.[^\n]*Watching for file changes\.\n/, detected);
+      }
+      assert.match(out.slice(at), /^Found 1 error\./, 'the last edit was judged');
+      const said = err.split('\n').filter((line) => /^warning: watching .* is degraded/.test(line));
+      assert.equal(said.length, 1, `said once: ${err}`);
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('re-checks what an edit reaches: an imported file and its importer, a leaf alone, everything when globals go', { timeout: 240_000 }, async () => {
     const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-affected-'));
     const at = (name: string): string => join(root, 'src', name);
