@@ -10,7 +10,7 @@
  * 2 for setup problems, 128 + signal when interrupted.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
@@ -24,6 +24,7 @@ import { PlanCache, watchChecks } from './check-watch.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
+import { parseJsonc } from './jsonc.ts';
 import { formatSarif } from './format-sarif.ts';
 import { displayPath, formatText, plural } from './format-text.ts';
 import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
@@ -34,6 +35,7 @@ import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
+import { runProgramSchedule, type ServerKey } from './program-schedule.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
 import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
@@ -132,7 +134,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   });
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
-  if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
+  const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan);
   const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
@@ -170,21 +172,9 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   for (const line of missing) io.stderr.write(`warning: ${line}\n`);
   if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
-  const checked = await diagnoseAll(api, handled, cmd, io, plan);
   const listings = new Map<string, string[]>();
   for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
-  if (choice !== undefined && !aborted(plan.signal)) {
-    // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
-    const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
-    for (const [config, files] of listed) listings.set(config, files);
-    checked.push(...unlisted);
-    if (extra.length > 0) {
-      handled.push(...extra);
-      const imported = new Set(extra);
-      fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
-      checked.push(...(await diagnoseAll(api, extra, cmd, io, plan)));
-    }
-  }
+  const checked = await checkProgramByProgram(api, cmd, io, plan, { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted });
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
   if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
     const packageDir = choice.packageDir;
@@ -288,46 +278,57 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
 /**
  * Starts the TypeScript server of the first given path's program while the file set is planned
  * (reading tsconfig files, asking git): its start overlaps that work instead of following it.
- * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing.
+ * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing, and
+ * not for a solution's root config (`"files": []`, only references): that server would have no
+ * file to check.
+ * @returns the file the server was started for, and the start (settled, never rejected)
  */
-function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan): void {
-  if (typeof api.engine.prestart !== 'function') return;
+function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan): { anchor: string; started: Promise<void> } | undefined {
+  if (typeof api.engine.prestart !== 'function') return undefined;
   const first = resolve(io.cwd, cmd.paths[0] ?? '.');
   let anchor: string | undefined;
-  if (!existsSync(first)) return;
+  if (!existsSync(first)) return undefined;
   if (statSync(first).isDirectory()) {
     const own = CONFIG_NAMES.map((name) => join(first, name)).find((path) => existsSync(path));
+    if (own !== undefined && solutionOnly(own)) return undefined;
     anchor = own ?? ancestorConfigs(first, plan.workspace, existsSync)[0];
   } else if (api.engine.serversFor(first, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID)) {
     anchor = first;
   }
-  if (anchor === undefined) return;
+  if (anchor === undefined) return undefined;
   // A failed start is reported by the first real request for the files; nothing to say here.
-  api.engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+  const started = api.engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch(() => undefined);
+  return { anchor, started };
+}
+
+/** @returns whether the config lists no file of its own (`"files": []`, no `include`): a solution's root */
+function solutionOnly(config: string): boolean {
+  try {
+    const parsed = parseJsonc(readFileSync(config, 'utf8')) as { files?: unknown; include?: unknown } | null;
+    return Array.isArray(parsed?.files) && parsed.files.length === 0 && parsed.include === undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Asks each program's server (one file of the program that was checked) for the program's files
- * and keeps those the plan left out ({@link importedOutsideInclude}). Nothing when the engine
+ * Asks each program's server (through `member`, one file of the program that was checked) for
+ * the program's files and keeps those the plan left out ({@link importedOutsideInclude}). Nothing when the engine
  * cannot list a project.
  */
 async function importedFiles(
   api: LspActionsApi,
   fileSet: FileSet,
-  handled: readonly string[],
+  programs: ReadonlyArray<{ program: TsProgram; member: string }>,
+  planned: ReadonlySet<string>,
   isTypeScriptFile: (file: string) => boolean,
   plan: CheckPlan,
 ): Promise<{ extra: string[]; unlisted: FileReport[]; listings: Map<string, string[]> }> {
   const unlisted: FileReport[] = [];
   const listings = new Map<string, string[]>();
   if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted, listings };
-  const planned = new Set(handled);
   const extra = new Set<string>();
-  for (const program of fileSet.programs) {
-    // A native tsc listed the whole program already.
-    if (program.complete === true) continue;
-    const member = program.files.find((file) => planned.has(file));
-    if (member === undefined) continue;
+  for (const { program, member } of programs) {
     const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch((error: unknown) => error);
     if (!Array.isArray(listed)) {
       if (aborted(plan.signal)) break;
@@ -340,6 +341,85 @@ async function importedFiles(
     for (const file of importedOutsideInclude(fileSet, listed as string[], isTypeScriptFile, planned, fileSet.whole.has(program.configPath))) extra.add(file);
   }
   return { extra: [...extra].sort(), unlisted, listings };
+}
+
+/** Programs whose servers run at once in a check, at most (`--jobs 1`: one; decision 0105). */
+const PROGRAMS_AT_ONCE = 2;
+
+interface ProgramWork {
+  fileSet: FileSet;
+  /** The files to check; the files found through the programs' listings are added. */
+  handled: string[];
+  /** Program listings per config; the listings asked here are added. */
+  listings: Map<string, string[]>;
+  isTypeScriptFile: (file: string) => boolean;
+  /** Ask each TypeScript program's server for its files: what it imports from outside its `include` is checked too, as `tsc -p` does. */
+  listPrograms: boolean;
+  /** The server started while the files were planned (for which file, and the start). */
+  prestarted: { anchor: string; started: Promise<void> } | undefined;
+}
+
+/**
+ * The files, server by server ({@link runProgramSchedule}): a program's files, then its listing
+ * and the files it imports from outside its `include`, then its server is stopped — except
+ * under `--watch`, which keeps its servers warm for the re-checks. One progress line for all.
+ */
+async function checkProgramByProgram(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan, work: ProgramWork): Promise<FileReport[]> {
+  const { engine } = api;
+  const { fileSet, handled } = work;
+  const progress = createProgress(io.stderr, { total: handled.length, enabled: cmd.progress });
+  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
+  const counted = new Set<string>();
+  const count = (file: string): void => {
+    if (counted.has(file)) return;
+    counted.add(file);
+    progress.tick(displayPath(file, io.cwd));
+  };
+  const opts = plan.signal === undefined ? {} : { signal: plan.signal };
+  const rootOf = engine.serverRootOf?.bind(engine);
+  const serversOf = async (file: string): Promise<ServerKey[] | undefined> =>
+    rootOf === undefined ? undefined : Promise.all(engine.serversFor(file, plan.workspace).map(async (serverId) => ({ serverId, root: await rootOf(serverId, file, plan.workspace, opts) })));
+  const planned = new Set(handled);
+  // A program is listed through its first planned file, on the server that file's group runs.
+  const members = new Map<string, Array<{ program: TsProgram; member: string }>>();
+  for (const program of fileSet.programs) {
+    const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
+    if (member !== undefined) members.set(member, [...(members.get(member) ?? []), { program, member }]);
+  }
+  const unlisted: FileReport[] = [];
+  const follow = async (files: readonly string[]): Promise<string[]> => {
+    const programs = files.flatMap((file) => members.get(file) ?? []);
+    if (programs.length === 0) return [];
+    const found = await importedFiles(api, fileSet, programs, planned, work.isTypeScriptFile, plan);
+    for (const [config, listed] of found.listings) work.listings.set(config, listed);
+    unlisted.push(...found.unlisted);
+    const extra = found.extra.filter((file) => !planned.has(file));
+    for (const file of extra) planned.add(file);
+    handled.push(...extra);
+    const imported = new Set(extra);
+    fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
+    progress.grow(extra.length);
+    return extra;
+  };
+  const stopServer = cmd.watch ? undefined : engine.stopServer?.bind(engine);
+  const prestarted = work.prestarted;
+  const live = prestarted !== undefined && rootOf !== undefined ? [{ serverId: EMBEDDED_TYPESCRIPT_ID, root: await rootOf(EMBEDDED_TYPESCRIPT_ID, prestarted.anchor, plan.workspace, opts).catch(() => plan.workspace) }] : [];
+  try {
+    const reports = await runProgramSchedule({
+      files: [...handled],
+      serversOf,
+      check: (files) => diagnoseAll(api, files, cmd, plan, count),
+      ...(work.listPrograms ? { follow } : {}),
+      // A stop waits for the prestart: a start still on its way would otherwise outlive it.
+      ...(stopServer === undefined ? {} : { stop: async (server: ServerKey) => (await prestarted?.started, stopServer(server.serverId, server.root)) }),
+      live,
+      concurrency: Math.min(cmd.jobs, PROGRAMS_AT_ONCE),
+      ...(plan.signal === undefined ? {} : { signal: plan.signal }),
+    });
+    return [...reports, ...unlisted];
+  } finally {
+    progress.done();
+  }
 }
 
 /**
@@ -399,15 +479,8 @@ export const BATCH_SIZE = 50;
 /** Extra time a batch may take per file beyond the run's slack (a loaded machine, a cold project). */
 const PER_FILE_SLACK_MS = 2_000;
 
-async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
-  const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
-  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
-  const counted = new Set<string>();
-  const count = (file: string): void => {
-    if (counted.has(file)) return;
-    counted.add(file);
-    progress.tick(displayPath(file, io.cwd));
-  };
+/** Files checked in batches of {@link BATCH_SIZE}, `--jobs` batches at once; `count` is told of each file as it is answered. */
+async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan, count: (file: string) => void): Promise<FileReport[]> {
   const batches: string[][] = [];
   for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
   const results: Array<FileReport[] | undefined> = [];
@@ -423,11 +496,7 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
       for (const file of batch) count(file);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(cmd.jobs, batches.length) }, worker));
-  } finally {
-    progress.done();
-  }
+  await Promise.all(Array.from({ length: Math.min(cmd.jobs, batches.length) }, worker));
   return results.flatMap((r) => r ?? []);
 }
 
