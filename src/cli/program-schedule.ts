@@ -165,11 +165,10 @@ export async function runProgramSchedule<R>(options: ProgramScheduleOptions<R>):
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  } catch (error) {
-    // an interrupt cut a lookup short: the results so far stand (the caller reports the interrupt)
-    if (!aborted()) throw error;
-  }
+  // Settled, not raced: a worker that failed does not leave another's stop running unawaited.
+  const ends = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  const failed = ends.find((end) => end.status === 'rejected');
+  // an interrupt cut a lookup short: the results so far stand (the caller reports the interrupt)
+  if (failed !== undefined && !aborted()) throw failed.reason;
   return results;
 }

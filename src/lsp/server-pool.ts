@@ -314,6 +314,8 @@ export class ServerPool {
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
     await Promise.all([...this.slots.values()].map((slot) => slot.starting?.catch(() => undefined)));
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
+    // and the stops already under way (stop(), an idle or LRU stop): no process outlives the pool
+    await Promise.all([...this.stopping].map((client) => client.stop()));
   }
 
   private entry(serverId: string): Config['servers'][string] {
