@@ -6,7 +6,8 @@
  *
  * TypeScript: the workspace's own TypeScript when usable ({@link chooseTypeScript}), one server
  * process per tsconfig program (the server's root is the nearest directory with a tsconfig.json
- * or jsconfig.json, not every folder with a package.json). Exit codes: see {@link exitCodeOf},
+ * or jsconfig.json, not every folder with a package.json), program by program: a few live at once,
+ * each stopped when its program is checked ({@link checkProgramByProgram}). Exit codes: see {@link exitCodeOf},
  * 2 for setup problems, 128 + signal when interrupted.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
@@ -18,7 +19,8 @@ import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
-import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
+import { planFileSet, type FileSet } from './check-file-set.ts';
+import { checkProgramByProgram } from './check-by-program.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { PlanCache, watchChecks } from './check-watch.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
@@ -31,11 +33,10 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
-import { createProgress, createStatus } from './progress.ts';
+import { createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
-import { runProgramSchedule, type ServerKey } from './program-schedule.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
 import { ancestorConfigs, CONFIG_NAMES, parseProgramsIsolated, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
@@ -174,7 +175,12 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
   const listings = new Map<string, string[]>();
   for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
-  const checked = await checkProgramByProgram(api, cmd, io, plan, { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted });
+  const checked = await checkProgramByProgram(
+    api,
+    io,
+    { workspace: plan.workspace, signal: plan.signal, jobs: cmd.jobs, watch: cmd.watch, progress: cmd.progress },
+    { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted, check: (files, count) => diagnoseAll(api, files, cmd, plan, count) },
+  );
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
   if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
     const packageDir = choice.packageDir;
@@ -308,117 +314,6 @@ function solutionOnly(config: string): boolean {
     return Array.isArray(parsed?.files) && parsed.files.length === 0 && parsed.include === undefined;
   } catch {
     return false;
-  }
-}
-
-/**
- * Asks each program's server (through `member`, one file of the program that was checked) for
- * the program's files and keeps those the plan left out ({@link importedOutsideInclude}). Nothing when the engine
- * cannot list a project.
- */
-async function importedFiles(
-  api: LspActionsApi,
-  fileSet: FileSet,
-  programs: ReadonlyArray<{ program: TsProgram; member: string }>,
-  planned: ReadonlySet<string>,
-  isTypeScriptFile: (file: string) => boolean,
-  plan: CheckPlan,
-): Promise<{ extra: string[]; unlisted: FileReport[]; listings: Map<string, string[]> }> {
-  const unlisted: FileReport[] = [];
-  const listings = new Map<string, string[]>();
-  if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted, listings };
-  const extra = new Set<string>();
-  for (const { program, member } of programs) {
-    const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch((error: unknown) => error);
-    if (!Array.isArray(listed)) {
-      if (aborted(plan.signal)) break;
-      // Never a silent drop: the files it imports from outside its include are not known.
-      const why = listed instanceof Error ? listed.message : 'the TypeScript server has no project for it';
-      unlisted.push({ ...failedFileReport(program.configPath, new Error(`could not list the program's files through ${member}: ${why}`)), config: true });
-      continue;
-    }
-    listings.set(program.configPath, (listed as string[]).map((name) => resolve(name)));
-    for (const file of importedOutsideInclude(fileSet, listed as string[], isTypeScriptFile, planned, fileSet.whole.has(program.configPath))) extra.add(file);
-  }
-  return { extra: [...extra].sort(), unlisted, listings };
-}
-
-/** Programs whose servers run at once in a check, at most (`--jobs 1`: one; decision 0105). */
-const PROGRAMS_AT_ONCE = 2;
-
-interface ProgramWork {
-  fileSet: FileSet;
-  /** The files to check; the files found through the programs' listings are added. */
-  handled: string[];
-  /** Program listings per config; the listings asked here are added. */
-  listings: Map<string, string[]>;
-  isTypeScriptFile: (file: string) => boolean;
-  /** Ask each TypeScript program's server for its files: what it imports from outside its `include` is checked too, as `tsc -p` does. */
-  listPrograms: boolean;
-  /** The server started while the files were planned (for which file, and the start). */
-  prestarted: { anchor: string; started: Promise<void> } | undefined;
-}
-
-/**
- * The files, server by server ({@link runProgramSchedule}): a program's files, then its listing
- * and the files it imports from outside its `include`, then its server is stopped — except
- * under `--watch`, which keeps its servers warm for the re-checks. One progress line for all.
- */
-async function checkProgramByProgram(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan, work: ProgramWork): Promise<FileReport[]> {
-  const { engine } = api;
-  const { fileSet, handled } = work;
-  const progress = createProgress(io.stderr, { total: handled.length, enabled: cmd.progress });
-  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
-  const counted = new Set<string>();
-  const count = (file: string): void => {
-    if (counted.has(file)) return;
-    counted.add(file);
-    progress.tick(displayPath(file, io.cwd));
-  };
-  const opts = plan.signal === undefined ? {} : { signal: plan.signal };
-  const rootOf = engine.serverRootOf?.bind(engine);
-  const serversOf = async (file: string): Promise<ServerKey[] | undefined> =>
-    rootOf === undefined ? undefined : Promise.all(engine.serversFor(file, plan.workspace).map(async (serverId) => ({ serverId, root: await rootOf(serverId, file, plan.workspace, opts) })));
-  const planned = new Set(handled);
-  // A program is listed through its first planned file, on the server that file's group runs.
-  const members = new Map<string, Array<{ program: TsProgram; member: string }>>();
-  for (const program of fileSet.programs) {
-    const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
-    if (member !== undefined) members.set(member, [...(members.get(member) ?? []), { program, member }]);
-  }
-  const unlisted: FileReport[] = [];
-  const follow = async (files: readonly string[]): Promise<string[]> => {
-    const programs = files.flatMap((file) => members.get(file) ?? []);
-    if (programs.length === 0) return [];
-    const found = await importedFiles(api, fileSet, programs, planned, work.isTypeScriptFile, plan);
-    for (const [config, listed] of found.listings) work.listings.set(config, listed);
-    unlisted.push(...found.unlisted);
-    const extra = found.extra.filter((file) => !planned.has(file));
-    for (const file of extra) planned.add(file);
-    handled.push(...extra);
-    const imported = new Set(extra);
-    fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
-    progress.grow(extra.length);
-    return extra;
-  };
-  const stopServer = cmd.watch ? undefined : engine.stopServer?.bind(engine);
-  const prestarted = work.prestarted;
-  const live = prestarted !== undefined && rootOf !== undefined ? [{ serverId: EMBEDDED_TYPESCRIPT_ID, root: await rootOf(EMBEDDED_TYPESCRIPT_ID, prestarted.anchor, plan.workspace, opts).catch(() => plan.workspace) }] : [];
-  try {
-    const reports = await runProgramSchedule({
-      files: [...handled],
-      serversOf,
-      check: (files) => diagnoseAll(api, files, cmd, plan, count),
-      ...(work.listPrograms ? { follow } : {}),
-      // A stop waits for the prestart: a start still on its way would otherwise outlive it.
-      ...(stopServer === undefined ? {} : { stop: async (server: ServerKey) => (await prestarted?.started, stopServer(server.serverId, server.root)) }),
-      live,
-      concurrency: Math.min(cmd.jobs, PROGRAMS_AT_ONCE),
-      ...(plan.signal === undefined ? {} : { signal: plan.signal }),
-    });
-    return [...reports, ...unlisted];
-  } finally {
-    progress.done();
   }
 }
 
