@@ -349,21 +349,24 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
   });
 
   it('program by program: at most two programs\' servers live at once (one with --jobs 1), each stopped when done, the errors of tsc -b', async () => {
-    // A chain of five programs (each imports the previous); p2 imports a file outside every include.
+    // A chain of nine programs (each imports the previous), more than maxLiveServers (8): every
+    // program is listed on its own live server (an earlier run listed some through a restarted
+    // one that had no project: `failed`, and p2's import from outside its include went unchecked).
+    const PROGRAMS = 9;
     const chain: Record<string, string> = {
-      'tsconfig.json': JSON.stringify({ files: [], references: [0, 1, 2, 3, 4].map((i) => ({ path: `./p${i}` })) }),
+      'tsconfig.json': JSON.stringify({ files: [], references: Array.from({ length: PROGRAMS }, (_, i) => ({ path: `./p${i}` })) }),
       'shared/helper.ts': 'export const helper: number = "not a number";\n',
     };
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < PROGRAMS; i += 1) {
       chain[`p${i}/tsconfig.json`] = composite(i === 0 ? {} : { references: [{ path: `../p${i - 1}` }] });
       const upstream = i === 0 ? '' : `import { v${i - 1} } from '../../p${i - 1}/src/index';\n`;
       const helper = i === 2 ? "import { helper } from '../../shared/helper';\nexport const h: number = helper;\n" : '';
-      chain[`p${i}/src/index.ts`] = `${upstream}${helper}export const v${i}: number = ${i === 0 ? '0' : `v${i - 1} + 1`};\n${i === 4 ? 'export const wrong: string = v4;\n' : ''}`;
+      chain[`p${i}/src/index.ts`] = `${upstream}${helper}export const v${i}: number = ${i === 0 ? '0' : `v${i - 1} + 1`};\n${i === PROGRAMS - 1 ? `export const wrong: string = v${i};\n` : ''}`;
     }
     const root = project('solution-bound', chain);
     const tsc = tsc59(root, '-b');
-    assert.ok(tsc.errors.includes('shared/helper.ts:1:14 2322') && tsc.errors.includes('p4/src/index.ts:3:14 2322'), tsc.errors.join(', '));
-    for (let i = 0; i < 5; i += 1) rmSync(join(root, `p${i}`, 'out'), { recursive: true, force: true });
+    assert.ok(tsc.errors.includes('shared/helper.ts:1:14 2322') && tsc.errors.includes(`p${PROGRAMS - 1}/src/index.ts:3:14 2322`), tsc.errors.join(', '));
+    for (let i = 0; i < PROGRAMS; i += 1) rmSync(join(root, `p${i}`, 'out'), { recursive: true, force: true });
     for (const [argv, bound] of [[['.'], 2], [['.', '--jobs', '1'], 1]] as const) {
       const r = await checkSampled(root, [...argv]);
       assert.equal(r.code, 1, r.stderr);
@@ -371,7 +374,7 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
       assert.equal(r.doc.summary.notFresh.total, 0);
       assert.ok(r.peakServers >= 1, 'the servers were seen');
       assert.ok(r.peakServers <= bound, `${argv.join(' ')}: at most ${bound} tsserver processes at once, saw ${r.peakServers}`);
-      assert.ok(r.startedServers >= 5, `one server per program, started one after the other: ${r.startedServers}`);
+      assert.ok(r.startedServers >= PROGRAMS, `one server per program, started one after the other: ${r.startedServers}`);
     }
     // Ctrl-C while a program's server works and others wait (or stop): exit 130, no server left behind.
     const stopped = await checkSampled(root, ['.', '--jobs', '1'], { interrupt: true });
