@@ -68,12 +68,13 @@ export async function runProgramSchedule<R>(options: ProgramScheduleOptions<R>):
     const list = servers ?? [];
     return { key: routable ? list.map(keyOfServer).sort().join('\u0001') : '', servers: list };
   };
-  const add = (file: string, key: string, servers: ServerKey[], own?: Group): boolean => {
-    if (scheduled.has(file)) return false;
+  /** Schedules a file once: into `own` (the running group) when it goes to the same servers, else into the pending group for them. */
+  const add = (file: string, key: string, servers: ServerKey[], own?: Group): void => {
+    if (scheduled.has(file)) return;
     scheduled.add(file);
     if (own !== undefined && own.key === key) {
       own.files.push(file);
-      return true;
+      return;
     }
     let group = pending.get(key);
     if (group === undefined) {
@@ -83,7 +84,6 @@ export async function runProgramSchedule<R>(options: ProgramScheduleOptions<R>):
       for (const server of servers) users.set(keyOfServer(server), (users.get(keyOfServer(server)) ?? 0) + 1);
     }
     group.files.push(file);
-    return false;
   };
 
   try {
