@@ -1,17 +1,15 @@
 /**
  * `check` on a project-references solution against `tsc -b` (issue 21): wall time and peak
- * memory of the whole process tree, with one TypeScript server per program (check's default: at
- * most two programs' servers live at once, each stopped when its files are done, decision 0105),
- * the same with `--jobs 1` (one program at a time), and with one server for the whole solution
- * (a `--servers` override with no root markers).
+ * memory of the whole process tree, with one TypeScript server per program (check's default: one
+ * program's server live at a time, stopped when its files are done, decision 0105) and with one
+ * server for the whole solution (a `--servers` override with no root markers).
  *
  *   npm run build && node bench/check-solution.ts [--programs N] [--files N] [--rounds N]
  *
  * Generates N programs (default 20) of F files each (default 10) under a root `tsconfig.json`
  * that references them all; program i references program i-1 and imports from it by relative
  * path; the last program holds one type error. Per round: `tsc -b --force` (TypeScript 5.9.3,
- * emitting into the temp tree, removed afterwards), `check .`, `check . --jobs 1` and `check .`
- * with one server.
+ * emitting into the temp tree, removed afterwards), `check .` and `check .` with one server.
  * Every run must report the same single error, or the bench fails.
  */
 import { spawn } from 'node:child_process';
@@ -98,7 +96,7 @@ async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-bench-solution-'));
   const oneServer = join(root, 'one-server.json');
   const before = machineFacts();
-  const runs: Record<string, Sample[]> = { tsc: [], perProgram: [], oneAtATime: [], oneServer: [] };
+  const runs: Record<string, Sample[]> = { tsc: [], perProgram: [], oneServer: [] };
   try {
     generate(root);
     writeFileSync(oneServer, JSON.stringify({ typescript: { rootMarkers: [] } }));
@@ -106,18 +104,16 @@ async function main(): Promise<void> {
       const t = await measure([TSC, '-b', '--force', '--pretty', 'false'], root);
       for (let p = 0; p < PROGRAMS; p++) rmSync(join(root, `p${String(p).padStart(2, '0')}`, 'out'), { recursive: true, force: true });
       const a = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress'], root);
-      const one = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress', '--jobs', '1'], root);
       const b = await measure([MAIN, 'check', '.', '--format', 'json', '--no-progress', '--servers', oneServer], root);
       const expected = errorsOfTsc(t.stdout);
-      for (const [what, sample] of [['check', a], ['check --jobs 1', one], ['check (one server)', b]] as const) {
+      for (const [what, sample] of [['check', a], ['check (one server)', b]] as const) {
         const got = errorsOfCheck(sample.stdout);
         if (expected.length !== 1 || JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`round ${round}: ${what} and tsc -b disagree: ${got.join(', ')} vs ${expected.join(', ')}`);
       }
       runs['tsc']?.push(t);
       runs['perProgram']?.push(a);
-      runs['oneAtATime']?.push(one);
       runs['oneServer']?.push(b);
-      process.stderr.write(`round ${round + 1}/${ROUNDS}: tsc -b ${t.wallMs.toFixed(0)} ms ${t.peakMiB.toFixed(0)} MiB; check ${a.wallMs.toFixed(0)} ms ${a.peakMiB.toFixed(0)} MiB (${a.processes}); --jobs 1 ${one.wallMs.toFixed(0)} ms ${one.peakMiB.toFixed(0)} MiB (${one.processes}); one server ${b.wallMs.toFixed(0)} ms ${b.peakMiB.toFixed(0)} MiB (${b.processes})\n`);
+      process.stderr.write(`round ${round + 1}/${ROUNDS}: tsc -b ${t.wallMs.toFixed(0)} ms ${t.peakMiB.toFixed(0)} MiB; check ${a.wallMs.toFixed(0)} ms ${a.peakMiB.toFixed(0)} MiB (${a.processes}); one server ${b.wallMs.toFixed(0)} ms ${b.peakMiB.toFixed(0)} MiB (${b.processes})\n`);
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -134,8 +130,7 @@ async function main(): Promise<void> {
       '| Run | Wall median (ms) | Peak RSS median (MiB) | vs tsc -b | Processes |',
       '|---|---|---|---|---|',
       row('`tsc -b --force` (5.9.3)', tsc),
-      row('`check .` (one server per program, two live at once)', runs['perProgram'] ?? []),
-      row('`check . --jobs 1` (one server per program, one live at once)', runs['oneAtATime'] ?? []),
+      row('`check .` (one server per program)', runs['perProgram'] ?? []),
       row('`check .` with one server for the solution', runs['oneServer'] ?? []),
       '',
     ].join('\n'),

@@ -16,15 +16,13 @@ import { runProgramSchedule, type ServerKey } from './program-schedule.ts';
 import { createProgress } from './progress.ts';
 import type { TsProgram } from './typescript-programs.ts';
 
-/** Programs whose servers run at once in a check, at most (`--jobs 1`: one; decision 0105). */
-const PROGRAMS_AT_ONCE = 2;
+/** Programs whose servers are live at once in a check (decision 0105: two measured up to 1.8× `tsc -b`'s memory). */
+const PROGRAMS_AT_ONCE = 1;
 
 /** What the run is: its workspace, its interrupt, and the parts of the command used here. */
 export interface ProgramRun {
   workspace: string;
   signal: AbortSignal | undefined;
-  /** `--jobs`: batches per program at once; 1 also runs one program at a time. */
-  jobs: number;
   /** `--watch`: servers are kept warm, never stopped. */
   watch: boolean;
   /** The progress line (`--no-progress`: off). */
@@ -138,7 +136,7 @@ export async function checkProgramByProgram(api: LspActionsApi, io: CliIo, plan:
       // A stop waits for the prestart: a start still on its way would otherwise outlive it.
       ...(stopServer === undefined ? {} : { stop: async (server: ServerKey) => (await prestarted?.started, stopServer(server.serverId, server.root)) }),
       live,
-      concurrency: Math.min(plan.jobs, PROGRAMS_AT_ONCE),
+      concurrency: PROGRAMS_AT_ONCE,
       ...(plan.signal === undefined ? {} : { signal: plan.signal }),
     });
     return [...reports, ...unlisted];

@@ -6,8 +6,8 @@
  *
  * TypeScript: the workspace's own TypeScript when usable ({@link chooseTypeScript}), one server
  * process per tsconfig program (the server's root is the nearest directory with a tsconfig.json
- * or jsconfig.json, not every folder with a package.json), program by program: a few live at once,
- * each stopped when its program is checked ({@link checkProgramByProgram}). Exit codes: see {@link exitCodeOf},
+ * or jsconfig.json, not every folder with a package.json), program by program: one live at a time,
+ * stopped when its program is checked ({@link checkProgramByProgram}). Exit codes: see {@link exitCodeOf},
  * 2 for setup problems, 128 + signal when interrupted.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
@@ -178,7 +178,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const checked = await checkProgramByProgram(
     api,
     io,
-    { workspace: plan.workspace, signal: plan.signal, jobs: cmd.jobs, watch: cmd.watch, progress: cmd.progress },
+    { workspace: plan.workspace, signal: plan.signal, watch: cmd.watch, progress: cmd.progress },
     { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted, check: (files, count) => diagnoseAll(api, files, cmd, plan, count) },
   );
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).

@@ -59,8 +59,8 @@ and the editor backend — the files the compiler checks:
 
 TypeScript: the workspace's own (node_modules/typescript from the workspace up): 4.0 to 6.x through
 its tsserver, 7 and newer through its own language server (tsc --lsp); else the embedded 5.9.3.
-The one used is named on stderr and in JSON/SARIF. One server process per tsconfig program, two
-programs at a time, each stopped when its program is checked (--watch keeps them).
+The one used is named on stderr and in JSON/SARIF. One server process per tsconfig program, one
+program at a time, each stopped when its program is checked (--watch keeps them).
 
 Output (text):
   path:line:col severity message [source code]    (one-based; path relative to the current directory)
@@ -70,9 +70,8 @@ Options:
   -f, --format FORMAT   text (default), json or sarif (SARIF 2.1.0 for code-scanning upload)
       --wait-ms N       How long each file may wait for fresh diagnostics (default 20000)
       --severity LEVEL  Lowest severity reported: error, warning (default), info or hint
-  -j, --jobs N          Batches of 50 files checked at once per program (default 4); a TypeScript
-                          project is asked through tsserver without opening each file; 1 also
-                          checks one program at a time (least memory)
+  -j, --jobs N          Batches of 50 files checked at once (default 4); a TypeScript project is
+                          asked through tsserver without opening each file
       --all-programs    Also check the tsconfig programs nested under PATH that PATH's own
                           tsconfig does not reference
       --include-unconfigured

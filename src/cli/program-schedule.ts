@@ -2,7 +2,7 @@
  * `check`'s work, server process by server process (docs/decisions/0105-check-program-by-program.md).
  * Each TypeScript program has its own server (decision 0034); keeping all of them alive until the
  * end multiplied memory on project-references solutions. Here the files are grouped by the
- * servers that answer for them (for TypeScript: the program's server), a few groups run at once,
+ * servers that answer for them (for TypeScript: the program's server), up to `concurrency` at once,
  * and when a group is done — its files, what `follow` finds from it (the files its programs import
  * from outside their `include`, checked on the same servers), and those files too — every server
  * no other unfinished group needs is stopped before the next group starts.
