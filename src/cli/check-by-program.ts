@@ -134,7 +134,14 @@ export async function checkProgramByProgram(api: LspActionsApi, io: CliIo, plan:
       check: (files) => work.check(files, count),
       ...(work.listPrograms ? { follow } : {}),
       // A stop waits for the prestart: a start still on its way would otherwise outlive it.
-      ...(stopServer === undefined ? {} : { stop: async (server: ServerKey) => (await prestarted?.started, stopServer(server.serverId, server.root)) }),
+      ...(stopServer === undefined
+        ? {}
+        : {
+            stop: async (server: ServerKey) => {
+              await prestarted?.started;
+              return stopServer(server.serverId, server.root);
+            },
+          }),
       live,
       concurrency: PROGRAMS_AT_ONCE,
       ...(plan.signal === undefined ? {} : { signal: plan.signal }),
