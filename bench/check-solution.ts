@@ -1,7 +1,8 @@
 /**
  * `check` on a project-references solution against `tsc -b` (issue 21): wall time and peak
- * memory of the whole process tree, with one TypeScript server per program (check's default) and
- * with one server for the whole solution (a `--servers` override with no root markers).
+ * memory of the whole process tree, with one TypeScript server per program (check's default: one
+ * program's server live at a time, stopped when its files are done, decision 0105) and with one
+ * server for the whole solution (a `--servers` override with no root markers).
  *
  *   npm run build && node bench/check-solution.ts [--programs N] [--files N] [--rounds N]
  *

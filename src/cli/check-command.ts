@@ -6,11 +6,12 @@
  *
  * TypeScript: the workspace's own TypeScript when usable ({@link chooseTypeScript}), one server
  * process per tsconfig program (the server's root is the nearest directory with a tsconfig.json
- * or jsconfig.json, not every folder with a package.json). Exit codes: see {@link exitCodeOf},
+ * or jsconfig.json, not every folder with a package.json), program by program: one live at a time,
+ * stopped when its program is checked ({@link checkProgramByProgram}). Exit codes: see {@link exitCodeOf},
  * 2 for setup problems, 128 + signal when interrupted.
  */
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
@@ -18,7 +19,8 @@ import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
-import { importedOutsideInclude, planFileSet, type FileSet } from './check-file-set.ts';
+import { planFileSet, type FileSet } from './check-file-set.ts';
+import { checkProgramByProgram, importedFiles } from './check-by-program.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
 import { type EarlyPlan, fileSetRequest, startEarlyPlan } from './early-plan.ts';
@@ -27,6 +29,7 @@ import { WatchAffected } from './watch-affected.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
+import { parseJsonc } from './jsonc.ts';
 import { formatSarif } from './format-sarif.ts';
 import { displayPath, formatText, plural } from './format-text.ts';
 import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.ts';
@@ -157,7 +160,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
-  if (choice !== undefined) prestartTypeScript(api, cmd, io, plan);
+  const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan);
   const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
@@ -188,37 +191,56 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   }
   for (const line of missing) io.stderr.write(`warning: ${line}\n`);
   if (choice !== undefined && plan.filePlan?.ran !== true && handled.some(isTypeScriptFile)) io.stderr.write(`${describeTypeScript(choice)}\n`);
-  // `--watch`: only the files the changes can reach are asked again; the rest keep their reports.
-  const selection = await plan.affected?.select({
-    planned: handled,
-    planReused: reused !== undefined,
-    workspace: plan.workspace,
-    isTypeScriptFile,
-    onlyTypeScript: (file) => api.engine.serversFor(file, plan.workspace).join() === EMBEDDED_TYPESCRIPT_ID,
-    engine: api.engine,
-    signal: plan.signal,
-  });
-  if (selection?.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking every file: ${selection.reason}\n`);
-  const recheck = selection?.recheck ?? handled;
-  const checked = [...(selection?.kept ?? []), ...(await diagnoseAll(api, recheck, cmd, io, plan))];
-  plan.affected?.diagnosed(checked);
-  let rechecked = recheck.length;
   const listings = new Map<string, string[]>();
   for (const program of fileSet.programs) if (program.complete === true) listings.set(program.configPath, program.files);
-  if (choice !== undefined && !aborted(plan.signal)) {
-    // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
-    const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, handled, isTypeScriptFile, plan);
-    for (const [config, files] of listed) listings.set(config, files);
-    checked.push(...unlisted);
-    rechecked += extra.length;
-    if (extra.length > 0) {
-      handled.push(...extra);
-      const imported = new Set(extra);
-      fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
-      checked.push(...(await diagnoseAll(api, extra, cmd, io, plan)));
+  let checked: FileReport[];
+  let rechecked: number | undefined;
+  if (plan.affected === undefined) {
+    checked = await checkProgramByProgram(
+      api,
+      io,
+      { workspace: plan.workspace, signal: plan.signal, watch: cmd.watch, progress: cmd.progress },
+      { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted, check: (files, count) => diagnoseAll(api, files, cmd, plan, count) },
+    );
+  } else {
+    // `--watch` (servers kept warm): only the files the changes can reach are asked again; the rest keep their reports.
+    const affected = plan.affected;
+    const selection = await affected.select({
+      planned: handled,
+      planReused: reused !== undefined,
+      workspace: plan.workspace,
+      isTypeScriptFile,
+      onlyTypeScript: (file) => api.engine.serversFor(file, plan.workspace).join() === EMBEDDED_TYPESCRIPT_ID,
+      engine: api.engine,
+      signal: plan.signal,
+    });
+    if (selection.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking every file: ${selection.reason}\n`);
+    const recheck = selection.recheck ?? handled;
+    checked = [...selection.kept, ...(await diagnoseWithProgress(api, recheck, cmd, io, plan))];
+    affected.diagnosed(checked);
+    let count = recheck.length;
+    if (choice !== undefined && !aborted(plan.signal)) {
+      // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
+      const planned = new Set(handled);
+      const members = fileSet.programs.flatMap((program) => {
+        const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
+        return member === undefined ? [] : [{ program, member }];
+      });
+      const run = { workspace: plan.workspace, signal: plan.signal, watch: true, progress: cmd.progress };
+      const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, members, planned, isTypeScriptFile, run);
+      for (const [config, files] of listed) listings.set(config, files);
+      checked.push(...unlisted);
+      count += extra.length;
+      if (extra.length > 0) {
+        handled.push(...extra);
+        const imported = new Set(extra);
+        fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
+        checked.push(...(await diagnoseWithProgress(api, extra, cmd, io, plan)));
+      }
     }
+    affected.listed(listings, fileSet.programs);
+    if (selection.recheck !== undefined) rechecked = count;
   }
-  plan.affected?.listed(listings, fileSet.programs);
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
   if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
     const packageDir = choice.packageDir;
@@ -247,7 +269,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     programs: fileSet.programs.map((program) => program.configPath),
     ...(choice === undefined ? {} : { typescript: { source: choice.source, version: choice.version, path: choice.serverPath, server: choice.kind === 'native' ? 'tsc --lsp' : 'tsserver' } }),
     ...(stopped === undefined ? {} : { interrupted: { signal: stopped, total: handled.length } }),
-    ...(selection?.recheck === undefined ? {} : { rechecked }),
+    ...(rechecked === undefined ? {} : { rechecked }),
   };
   const summary = summarize(report);
   plan.onSummary?.(summary);
@@ -326,61 +348,40 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
 /**
  * Starts the TypeScript server of the first given path's program while the file set is planned
  * (reading tsconfig files, asking git): its start overlaps that work instead of following it.
- * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing.
+ * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing, and
+ * not for a solution's root config (`"files": []`, only references): that server would have no
+ * file to check.
+ * @returns the file the server was started for, and the start (settled, never rejected)
  */
-function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan): void {
-  if (typeof api.engine.prestart !== 'function') return;
+function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan): { anchor: string; started: Promise<void> } | undefined {
+  if (typeof api.engine.prestart !== 'function') return undefined;
   const first = resolve(io.cwd, cmd.paths[0] ?? '.');
   let anchor: string | undefined;
-  if (!existsSync(first)) return;
+  if (!existsSync(first)) return undefined;
   if (statSync(first).isDirectory()) {
     const own = CONFIG_NAMES.map((name) => join(first, name)).find((path) => existsSync(path));
+    if (own !== undefined && solutionOnly(own)) return undefined;
     anchor = own ?? ancestorConfigs(first, plan.workspace, existsSync)[0];
   } else if (api.engine.serversFor(first, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID)) {
     anchor = first;
   }
-  if (anchor === undefined) return;
+  if (anchor === undefined) return undefined;
   // A failed start is reported by the first real request for the files; nothing to say here.
-  api.engine
+  const started = api.engine
     .prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal })
     .then(() => plan.timeline.mark('server ready'))
     .catch(() => undefined);
+  return { anchor, started };
 }
 
-/**
- * Asks each program's server (one file of the program that was checked) for the program's files
- * and keeps those the plan left out ({@link importedOutsideInclude}). Nothing when the engine
- * cannot list a project.
- */
-async function importedFiles(
-  api: LspActionsApi,
-  fileSet: FileSet,
-  handled: readonly string[],
-  isTypeScriptFile: (file: string) => boolean,
-  plan: CheckPlan,
-): Promise<{ extra: string[]; unlisted: FileReport[]; listings: Map<string, string[]> }> {
-  const unlisted: FileReport[] = [];
-  const listings = new Map<string, string[]>();
-  if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted, listings };
-  const planned = new Set(handled);
-  const extra = new Set<string>();
-  for (const program of fileSet.programs) {
-    // A native tsc listed the whole program already.
-    if (program.complete === true) continue;
-    const member = program.files.find((file) => planned.has(file));
-    if (member === undefined) continue;
-    const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch((error: unknown) => error);
-    if (!Array.isArray(listed)) {
-      if (aborted(plan.signal)) break;
-      // Never a silent drop: the files it imports from outside its include are not known.
-      const why = listed instanceof Error ? listed.message : 'the TypeScript server has no project for it';
-      unlisted.push({ ...failedFileReport(program.configPath, new Error(`could not list the program's files through ${member}: ${why}`)), config: true });
-      continue;
-    }
-    listings.set(program.configPath, (listed as string[]).map((name) => resolve(name)));
-    for (const file of importedOutsideInclude(fileSet, listed as string[], isTypeScriptFile, planned, fileSet.whole.has(program.configPath))) extra.add(file);
+/** @returns whether the config lists no file of its own (`"files": []`, no `include`): a solution's root */
+function solutionOnly(config: string): boolean {
+  try {
+    const parsed = parseJsonc(readFileSync(config, 'utf8')) as { files?: unknown; include?: unknown } | null;
+    return Array.isArray(parsed?.files) && parsed.files.length === 0 && parsed.include === undefined;
+  } catch {
+    return false;
   }
-  return { extra: [...extra].sort(), unlisted, listings };
 }
 
 /**
@@ -440,15 +441,30 @@ export const BATCH_SIZE = 50;
 /** Extra time a batch may take per file beyond the run's slack (a loaded machine, a cold project). */
 const PER_FILE_SLACK_MS = 2_000;
 
-async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
+/**
+ * Files checked in batches of {@link BATCH_SIZE}, `--jobs` batches at once, with a progress line
+ * of their own (`--watch`'s re-checks; a whole check has one line for all programs).
+ */
+async function diagnoseWithProgress(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
   const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
   // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
   const counted = new Set<string>();
-  const count = (file: string): void => {
-    if (counted.has(file)) return;
-    counted.add(file);
+  try {
+    return await diagnoseAll(api, files, cmd, plan, (file) => {
+      if (counted.has(file)) return;
+      counted.add(file);
+      progress.tick(displayPath(file, io.cwd));
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/** Files checked in batches of {@link BATCH_SIZE}, `--jobs` batches at once; `count` is told of each file as it is answered. */
+async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan, count: (file: string) => void): Promise<FileReport[]> {
+  const answered = (file: string): void => {
     plan.timeline.mark('first answer');
-    progress.tick(displayPath(file, io.cwd));
+    count(file);
   };
   const batches: string[][] = [];
   for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
@@ -458,18 +474,14 @@ async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckComman
     while (next < batches.length && !aborted(plan.signal)) {
       const index = next++;
       const batch = batches[index] as string[];
-      const reports = await diagnoseBatch(api, batch, cmd, plan, count);
+      const reports = await diagnoseBatch(api, batch, cmd, plan, answered);
       // Files the interrupt cut short were not checked: they are left out, not reported failed.
       if (aborted(plan.signal)) return;
       results[index] = reports;
-      for (const file of batch) count(file);
+      for (const file of batch) answered(file);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(cmd.jobs, batches.length) }, worker));
-  } finally {
-    progress.done();
-  }
+  await Promise.all(Array.from({ length: Math.min(cmd.jobs, batches.length) }, worker));
   plan.timeline.mark('all answers');
   return results.flatMap((r) => r ?? []);
 }

@@ -59,7 +59,8 @@ and the editor backend — the files the compiler checks:
 
 TypeScript: the workspace's own (node_modules/typescript from the workspace up): 4.0 to 6.x through
 its tsserver, 7 and newer through its own language server (tsc --lsp); else the embedded 5.9.3.
-The one used is named on stderr and in JSON/SARIF. One server process per tsconfig program.
+The one used is named on stderr and in JSON/SARIF. One server process per tsconfig program, one
+program at a time, each stopped when its program is checked (--watch keeps them).
 
 Output (text):
   path:line:col severity message [source code]    (one-based; path relative to the current directory)

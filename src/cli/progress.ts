@@ -15,6 +15,8 @@
 export interface Progress {
   /** One more file finished. */
   tick(label: string): void;
+  /** `count` more files to do (found while checking: what a program imports from outside its `include`). */
+  grow(count: number): void;
   /** Erase the line; further ticks are ignored. */
   done(): void;
 }
@@ -35,7 +37,7 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-const NOOP: Progress = { tick() {}, done() {} };
+const NOOP: Progress = { tick() {}, grow() {}, done() {} };
 /** What the line says before the first file is done. */
 export const WAITING_LABEL = 'waiting for the language servers';
 
@@ -52,6 +54,7 @@ export function createProgress(stream: Terminal, options: ProgressOptions): Prog
   const intervalMs = options.intervalMs ?? 100;
   const heartbeatMs = options.heartbeatMs ?? 1000;
   let finished = 0;
+  let total = options.total;
   let label = WAITING_LABEL;
   let drawnAt = -Infinity;
   let drawn = false;
@@ -60,7 +63,7 @@ export function createProgress(stream: Terminal, options: ProgressOptions): Prog
     drawnAt = t;
     drawn = true;
     const seconds = Math.floor((t - started) / 1000);
-    writeLine(stream, `checking ${finished}/${options.total} files${seconds >= 1 ? ` (${seconds}s)` : ''}: ${label}`);
+    writeLine(stream, `checking ${finished}/${total} files${seconds >= 1 ? ` (${seconds}s)` : ''}: ${label}`);
   };
   let heartbeat: NodeJS.Timeout | undefined;
   // The timers never keep the process alive; a run that ends first simply never sees them.
@@ -83,6 +86,9 @@ export function createProgress(stream: Terminal, options: ProgressOptions): Prog
       const t = now();
       if (t - started < delayMs || t - drawnAt < intervalMs) return;
       draw(t);
+    },
+    grow(count: number) {
+      total += count;
     },
     done() {
       if (closed) return;

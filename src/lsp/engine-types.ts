@@ -413,6 +413,23 @@ export interface LspEngineApi {
   prestart(serverId: string, path: string, root: string, opts?: CallOptions): Promise<void>;
 
   /**
+   * The root directory server `serverId` uses for `path` (its root markers looked for from
+   * `path`'s directory up, the workspace `root` when none) — the process a request about `path`
+   * goes to is the one for (serverId, that root). Lets a caller group its work by server process
+   * (the CLI's `check` does, to stop each program's server when its files are done).
+   */
+  serverRootOf?(serverId: string, path: string, root: string, opts?: CallOptions): Promise<string>;
+
+  /**
+   * Stops the process of server `serverId` for `serverRoot` (a root {@link serverRootOf} gave)
+   * once the requests using it are done — shutdown, exit, then process-tree kill, as
+   * {@link dispose} does for all — and closes the documents it had open. A later request for
+   * that root starts a new process. Resolves `false` when no process was live there; `opts.signal`
+   * abandons the wait (the server is then left running).
+   */
+  stopServer?(serverId: string, serverRoot: string, opts?: CallOptions): Promise<boolean>;
+
+  /**
    * Files of the compiler project the file belongs to, as its server knows them — for a
    * tsserver-backed server, the program's root files, what they import, and the default
    * libraries. Undefined when no server routed to the file can say (another strategy, no

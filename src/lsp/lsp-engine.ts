@@ -237,6 +237,16 @@ export class LspEngine implements LspEngineApi {
     lease.release();
   }
 
+  serverRootOf(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<string> {
+    this.guard();
+    return this.router.findRoot(serverId, path, root, this.fs, opts.signal);
+  }
+
+  stopServer(serverId: string, serverRoot: string, opts: CallOptions = {}): Promise<boolean> {
+    this.guard();
+    return this.pool.stop(serverId, serverRoot, opts.signal);
+  }
+
   projectFiles(path: string, root: string, opts: CallOptions = {}): Promise<string[] | undefined> {
     return this.askTsserver(path, root, opts, requestProjectFiles);
   }

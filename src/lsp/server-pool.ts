@@ -252,6 +252,35 @@ export class ServerPool {
   }
 
   /**
+   * Stops the process of (serverId, root) once the calls using it are done: waits for its
+   * leases to be released (and for a start in progress to end), then shutdown → exit →
+   * process-tree kill, as on dispose. Its documents are forgotten ({@link ServerPoolDeps.onGone});
+   * a later lease for the same root starts a new process. The restart budget is kept: a stop is
+   * not a crash.
+   * @param serverId configured server id
+   * @param root the server's root directory
+   * @param signal abandons the wait for the leases (the server is then left running)
+   * @returns whether a live process was stopped
+   */
+  async stop(serverId: string, root: string, signal?: AbortSignal): Promise<boolean> {
+    const slot = this.slots.get(`${serverId}\u0000${root}`);
+    if (slot === undefined) return false;
+    for (;;) {
+      if (this.disposed) return false;
+      if (slot.starting !== undefined) {
+        await raceAbort(slot.starting.catch(() => undefined), signal);
+        continue;
+      }
+      if (slot.leases === 0) break;
+      await raceAbort(new Promise<void>((resolve) => this.capacityWaiters.push(resolve)), signal);
+    }
+    if (slot.client === undefined) return false;
+    this.deps.log('info', `${serverId}: stopping (asked to, root ${root})`);
+    await this.stopSlot(slot);
+    return true;
+  }
+
+  /**
    * @param root only servers whose root is this directory or inside it
    * @returns ready clients
    */
@@ -285,6 +314,8 @@ export class ServerPool {
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
     await Promise.all([...this.slots.values()].map((slot) => slot.starting?.catch(() => undefined)));
     await Promise.all([...this.slots.values()].map((slot) => this.stopSlot(slot)));
+    // and the stops already under way (stop(), an idle or LRU stop): no process outlives the pool
+    await Promise.all([...this.stopping].map((client) => client.stop()));
   }
 
   private entry(serverId: string): Config['servers'][string] {

@@ -12,13 +12,14 @@
  * - the syntax-error rule and a tsconfig that is not valid JSON, against TypeScript 5.9's `tsc`.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TS7_TSC, testServersInstalled } from '../support/servers.ts';
 import { REPO, spawnCli } from './cli-harness.ts';
+import { descendants, running } from './serve-process.ts';
 
 const MAIN = join(REPO, 'lib', 'cli', 'main.js');
 const TSC_59 = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -90,6 +91,57 @@ async function check(cwd: string, argv: string[]): Promise<{ code: number; doc: 
 }
 
 before(() => assert.ok(existsSync(MAIN), 'run `npm run build` first: lib/cli/main.js is missing'));
+
+/** The tsserver processes under `pid` (typescript-language-server's children), from /proc. */
+function tsservers(pid: number): number[] {
+  return descendants(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('tsserver.js');
+    } catch {
+      return false; // it exited meanwhile
+    }
+  });
+}
+
+/**
+ * {@link check}, sampling the tsserver processes of its tree every 20 ms: the most at once, and
+ * every process of the tree seen. `interrupt`: SIGINT once a second server was seen (no JSON then).
+ */
+async function checkSampled(
+  cwd: string,
+  argv: string[],
+  { interrupt = false } = {},
+): Promise<{ code: number; doc: JsonDoc; stderr: string; peakServers: number; startedServers: number; seen: number[] }> {
+  const child = spawn(process.execPath, [MAIN, 'check', '--wait-ms', '150000', '--format', 'json', ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += String(chunk)));
+  const closed = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  let peakServers = 0;
+  const seen = new Set<number>();
+  const tree = new Set<number>();
+  const sampler = setInterval(() => {
+    for (const pid of descendants(child.pid as number)) tree.add(pid);
+    const now = tsservers(child.pid as number);
+    for (const pid of now) seen.add(pid);
+    peakServers = Math.max(peakServers, now.length);
+    if (interrupt && seen.size >= 2 && child.exitCode === null) child.kill('SIGINT');
+  }, 20);
+  const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT);
+  const code = await closed.finally(() => {
+    clearInterval(sampler);
+    clearTimeout(timer);
+  });
+  const done = { code, stderr, peakServers, startedServers: seen.size, seen: [...tree] };
+  if (interrupt) return { ...done, doc: { outcome: 'interrupted', summary: { files: 0, errors: 0, notFresh: { total: 0 } }, files: [] } };
+  try {
+    return { ...done, doc: JSON.parse(stdout) as JsonDoc };
+  } catch {
+    throw new Error(`check printed no JSON (exit ${code}): ${stdout}\n${stderr}`);
+  }
+}
+
 
 describe('a TypeScript 7 workspace is checked by TypeScript 7', { timeout: TIMEOUT * 4, skip: !testServersInstalled() }, () => {
   const sources = {
@@ -302,6 +354,39 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
     removeBuildOutput(root);
     const fresh = await check(root, ['.']);
     assert.deepEqual(errorsOf(fresh.doc), tsc.errors);
+  });
+
+  it("program by program: one program's server live at a time, each stopped when done, every program listed, the errors of tsc -b", async () => {
+    // A chain of nine programs (each imports the previous), more than maxLiveServers (8): every
+    // program is listed on its own live server (an earlier run listed some through a restarted
+    // one that had no project: `failed`, and p2's import from outside its include went unchecked).
+    const PROGRAMS = 9;
+    const chain: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({ files: [], references: Array.from({ length: PROGRAMS }, (_, i) => ({ path: `./p${i}` })) }),
+      'shared/helper.ts': 'export const helper: number = "not a number";\n',
+    };
+    for (let i = 0; i < PROGRAMS; i += 1) {
+      chain[`p${i}/tsconfig.json`] = composite(i === 0 ? {} : { references: [{ path: `../p${i - 1}` }] });
+      const upstream = i === 0 ? '' : `import { v${i - 1} } from '../../p${i - 1}/src/index';\n`;
+      const helper = i === 2 ? "import { helper } from '../../shared/helper';\nexport const h: number = helper;\n" : '';
+      chain[`p${i}/src/index.ts`] = `${upstream}${helper}export const v${i}: number = ${i === 0 ? '0' : `v${i - 1} + 1`};\n${i === PROGRAMS - 1 ? `export const wrong: string = v${i};\n` : ''}`;
+    }
+    const root = project('solution-bound', chain);
+    const tsc = tsc59(root, '-b');
+    assert.ok(tsc.errors.includes('shared/helper.ts:1:14 2322') && tsc.errors.includes(`p${PROGRAMS - 1}/src/index.ts:3:14 2322`), tsc.errors.join(', '));
+    for (let i = 0; i < PROGRAMS; i += 1) rmSync(join(root, `p${i}`, 'out'), { recursive: true, force: true });
+    const r = await checkSampled(root, ['.']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    assert.equal(r.doc.summary.notFresh.total, 0);
+    assert.ok(r.peakServers >= 1, 'the servers were seen');
+    assert.equal(r.peakServers, 1, `one tsserver process at a time, saw ${r.peakServers}`);
+    assert.ok(r.startedServers >= PROGRAMS, `one server per program, started one after the other: ${r.startedServers}`);
+    // Ctrl-C while a program's server works and others wait (or stop): exit 130, no server left behind.
+    const stopped = await checkSampled(root, ['.'], { interrupt: true });
+    assert.equal(stopped.code, 130, stopped.stderr);
+    assert.ok(stopped.seen.length >= 1);
+    for (const pid of stopped.seen) assert.equal(running(pid), false, `server process ${pid} ended with the check`);
   });
 
   it("a program that reads another project's .d.ts through a package name, without a reference: stale output is said, never a clean pass", async () => {

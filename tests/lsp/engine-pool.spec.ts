@@ -146,6 +146,41 @@ describe('server pool', () => {
     }
   });
 
+  it('stopServer stops one (server, root) after its calls end: its documents closed, the other root untouched, a later call starts a new one', async () => {
+    const f = await startEngine(makeConfig({ fake: fakeEntry({ delayMs: { 'textDocument/hover': 400 } }, { rootMarkers: ['marker'] }) }));
+    try {
+      await ws.write('stopA/marker', '');
+      await ws.write('stopB/marker', '');
+      const a = { root: ws.root, path: await ws.write('stopA/f.txt', 'ERROR\n') };
+      const b = { root: ws.root, path: await ws.write('stopB/f.txt', 'ERROR\n') };
+      await f.engine.diagnostics(a);
+      await f.engine.diagnostics(b);
+      const rootA = await f.engine.serverRootOf('fake', a.path, ws.root);
+      assert.equal(rootA, ws.path('stopA'));
+      const first = f.engine.liveServers();
+      const pidA = first.find((s) => s.root === rootA)?.pid ?? -1;
+      const pidB = first.find((s) => s.root === ws.path('stopB'))?.pid ?? -1;
+      assert.deepEqual(f.engine.openDocuments().sort(), [a.path, b.path].sort());
+      // A call in flight is not cut short: the stop waits for it.
+      const inFlight = f.engine.hover(a, { line: 0, character: 1 });
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(await f.engine.stopServer('fake', rootA), true);
+      await inFlight;
+      assert.equal(await processAlive(pidA), false, 'the stopped server is gone');
+      assert.deepEqual(f.engine.openDocuments(), [b.path], "its documents are closed, the other root's kept");
+      assert.deepEqual(f.engine.liveServers().map((s) => s.pid), [pidB]);
+      assert.equal(await f.engine.stopServer('fake', rootA), false, 'nothing live there any more');
+      const again = await f.engine.diagnostics(a);
+      assert.equal(again.state, 'fresh');
+      assert.equal(again.diagnostics.length, 1);
+      const renewed = f.engine.liveServers().find((s) => s.root === rootA);
+      assert.ok(renewed !== undefined && renewed.pid !== pidA, 'a new process for that root');
+      assert.equal(renewed.restarts, 1);
+    } finally {
+      await f.close();
+    }
+  });
+
   it('closes the least recently used documents beyond maxOpenDocuments', async () => {
     const f = await startEngine(makeConfig({ fake: fakeEntry({}) }, { maxOpenDocuments: 2 }));
     try {

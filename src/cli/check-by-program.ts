@@ -1,0 +1,153 @@
+/**
+ * `check`'s files, program by program (decision 0105): the glue between the check command and
+ * {@link runProgramSchedule} — one progress line for the run, each program listed through its
+ * first planned file on that file's live server (what it imports from outside its `include` is
+ * checked too, as `tsc -p` does; the listing also feeds the stale-output rule), and each
+ * group's servers stopped through the engine when done, except under `--watch`.
+ */
+import { resolve } from 'node:path';
+import type { LspActionsApi } from '../lsp-actions-api.ts';
+import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
+import { importedOutsideInclude, type FileSet } from './check-file-set.ts';
+import { failedFileReport, type FileReport } from './check-report.ts';
+import type { CliIo } from './cli-io.ts';
+import { displayPath } from './format-text.ts';
+import { runProgramSchedule, type ServerKey } from './program-schedule.ts';
+import { createProgress } from './progress.ts';
+import type { TsProgram } from './typescript-programs.ts';
+
+/** Programs whose servers are live at once in a check (decision 0105: two measured up to 1.8× `tsc -b`'s memory). */
+const PROGRAMS_AT_ONCE = 1;
+
+/** What the run is: its workspace, its interrupt, and the parts of the command used here. */
+export interface ProgramRun {
+  workspace: string;
+  signal: AbortSignal | undefined;
+  /** `--watch`: servers are kept warm, never stopped. */
+  watch: boolean;
+  /** The progress line (`--no-progress`: off). */
+  progress: boolean;
+}
+
+/**
+ * Asks each program's server (through `member`, one file of the program that was checked) for
+ * the program's files and keeps those the plan left out ({@link importedOutsideInclude}). Nothing when the engine
+ * cannot list a project.
+ */
+export async function importedFiles(
+  api: LspActionsApi,
+  fileSet: FileSet,
+  programs: ReadonlyArray<{ program: TsProgram; member: string }>,
+  planned: ReadonlySet<string>,
+  isTypeScriptFile: (file: string) => boolean,
+  plan: ProgramRun,
+): Promise<{ extra: string[]; unlisted: FileReport[]; listings: Map<string, string[]> }> {
+  const unlisted: FileReport[] = [];
+  const listings = new Map<string, string[]>();
+  if (typeof api.engine.projectFiles !== 'function') return { extra: [], unlisted, listings };
+  const extra = new Set<string>();
+  for (const { program, member } of programs) {
+    const listed = await api.engine.projectFiles(member, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal }).catch((error: unknown) => error);
+    if (!Array.isArray(listed)) {
+      if (plan.signal?.aborted === true) break;
+      // Never a silent drop: the files it imports from outside its include are not known.
+      const why = listed instanceof Error ? listed.message : 'the TypeScript server has no project for it';
+      unlisted.push({ ...failedFileReport(program.configPath, new Error(`could not list the program's files through ${member}: ${why}`)), config: true });
+      continue;
+    }
+    listings.set(program.configPath, (listed as string[]).map((name) => resolve(name)));
+    for (const file of importedOutsideInclude(fileSet, listed as string[], isTypeScriptFile, planned, fileSet.whole.has(program.configPath))) extra.add(file);
+  }
+  return { extra: [...extra].sort(), unlisted, listings };
+}
+
+/** What to check and what to fill in. */
+export interface ProgramWork {
+  fileSet: FileSet;
+  /** The files to check; the files found through the programs' listings are added. */
+  handled: string[];
+  /** Program listings per config; the listings asked here are added. */
+  listings: Map<string, string[]>;
+  isTypeScriptFile: (file: string) => boolean;
+  /** Ask each TypeScript program's server for its files: what it imports from outside its `include` is checked too, as `tsc -p` does. */
+  listPrograms: boolean;
+  /** The server started while the files were planned (for which file, and the start). */
+  prestarted: { anchor: string; started: Promise<void> } | undefined;
+  /** Checks files whose answers come from the same servers, telling `count` of each as answered. */
+  check: (files: string[], count: (file: string) => void) => Promise<FileReport[]>;
+}
+
+/**
+ * The files, server by server ({@link runProgramSchedule}): a program's files, then its listing
+ * and the files it imports from outside its `include`, then its server is stopped — except
+ * under `--watch`, which keeps its servers warm for the re-checks. One progress line for all.
+ * @param api the booted plugin's services
+ * @param io where the progress line goes, and the working directory it names files from
+ * @param plan the run
+ * @param work the files, the plan they come from, and how to check a batch
+ * @returns the files' reports, then a `failed` report per program that could not be listed
+ */
+export async function checkProgramByProgram(api: LspActionsApi, io: CliIo, plan: ProgramRun, work: ProgramWork): Promise<FileReport[]> {
+  const { engine } = api;
+  const { fileSet, handled } = work;
+  const progress = createProgress(io.stderr, { total: handled.length, enabled: plan.progress });
+  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
+  const counted = new Set<string>();
+  const count = (file: string): void => {
+    if (counted.has(file)) return;
+    counted.add(file);
+    progress.tick(displayPath(file, io.cwd));
+  };
+  const opts = plan.signal === undefined ? {} : { signal: plan.signal };
+  const rootOf = engine.serverRootOf?.bind(engine);
+  const serversOf = async (file: string): Promise<ServerKey[] | undefined> =>
+    rootOf === undefined ? undefined : Promise.all(engine.serversFor(file, plan.workspace).map(async (serverId) => ({ serverId, root: await rootOf(serverId, file, plan.workspace, opts) })));
+  const planned = new Set(handled);
+  // A program is listed through its first planned file, on the server that file's group runs.
+  const members = new Map<string, Array<{ program: TsProgram; member: string }>>();
+  for (const program of fileSet.programs) {
+    const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
+    if (member !== undefined) members.set(member, [...(members.get(member) ?? []), { program, member }]);
+  }
+  const unlisted: FileReport[] = [];
+  const follow = async (files: readonly string[]): Promise<string[]> => {
+    const programs = files.flatMap((file) => members.get(file) ?? []);
+    if (programs.length === 0) return [];
+    const found = await importedFiles(api, fileSet, programs, planned, work.isTypeScriptFile, plan);
+    for (const [config, listed] of found.listings) work.listings.set(config, listed);
+    unlisted.push(...found.unlisted);
+    const extra = found.extra.filter((file) => !planned.has(file));
+    for (const file of extra) planned.add(file);
+    handled.push(...extra);
+    const imported = new Set(extra);
+    fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
+    progress.grow(extra.length);
+    return extra;
+  };
+  const stopServer = plan.watch ? undefined : engine.stopServer?.bind(engine);
+  const prestarted = work.prestarted;
+  const live = prestarted !== undefined && rootOf !== undefined ? [{ serverId: EMBEDDED_TYPESCRIPT_ID, root: await rootOf(EMBEDDED_TYPESCRIPT_ID, prestarted.anchor, plan.workspace, opts).catch(() => plan.workspace) }] : [];
+  try {
+    const reports = await runProgramSchedule({
+      files: [...handled],
+      serversOf,
+      check: (files) => work.check(files, count),
+      ...(work.listPrograms ? { follow } : {}),
+      // A stop waits for the prestart: a start still on its way would otherwise outlive it.
+      ...(stopServer === undefined
+        ? {}
+        : {
+            stop: async (server: ServerKey) => {
+              await prestarted?.started;
+              return stopServer(server.serverId, server.root);
+            },
+          }),
+      live,
+      concurrency: PROGRAMS_AT_ONCE,
+      ...(plan.signal === undefined ? {} : { signal: plan.signal }),
+    });
+    return [...reports, ...unlisted];
+  } finally {
+    progress.done();
+  }
+}
