@@ -108,9 +108,12 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
   const configs = new Set<string>();
   for (const file of collected.files) if ((CONFIG_NAMES as readonly string[]).includes(basename(file))) configs.add(file);
   for (const dir of dirs) for (const config of ancestorConfigs(dir, request.workspace, existsSync)) configs.add(config);
+  const named = [...collected.explicit].filter((file) => SCRIPT_NAME.test(file));
+  for (const file of named) for (const config of ancestorConfigs(file, request.workspace, existsSync)) configs.add(config);
   const found = await request.parsePrograms([...configs]);
-  const selection = selectPrograms(found, dirs, request.allPrograms === true);
-  const programs = request.completePrograms === undefined ? selection.selected : await request.completePrograms(selection.selected);
+  const { selection, added } = withProgramsOfNamedFiles(selectPrograms(found, dirs, request.allPrograms === true), found, named, request.workspace);
+  const listed = request.completePrograms === undefined ? selection.selected : await request.completePrograms(selection.selected);
+  const programs = keepProgramsWithNamedFiles(listed, added, named);
   const inPaths = (file: string): boolean => dirs.some((dir) => isInside(dir, file)) || collected.explicit.has(file);
   const inProgram = new Set<string>();
   for (const program of programs) for (const file of program.files) inProgram.add(file);
@@ -140,6 +143,8 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
   const configErrors = new Map<string, ReportDiagnostic[]>(python.errors);
   for (const program of programs) {
     for (const { path, diagnostic } of program.errors) {
+      // a program taken for files given by name speaks of those files (and its configs) only
+      if (added.has(program.configPath) && !files.has(path) && !path.endsWith('.json')) continue;
       const list = configErrors.get(path) ?? [];
       if (!list.some((d) => d.message === diagnostic.message && d.range.start.line === diagnostic.range.start.line)) list.push(diagnostic);
       configErrors.set(path, list);
@@ -207,6 +212,53 @@ export function importedOutsideInclude(
     out.add(file);
   }
   return [...out].sort();
+}
+
+/** TypeScript/JavaScript sources by name (files are classified by the booted routing later). */
+const SCRIPT_NAME = /\.[cm]?[jt]sx?$/;
+
+/**
+ * A file given by name is judged in its program, as `tsc -p` judges it (the syntax-first rule,
+ * the program's listing): the nearest tsconfig/jsconfig program that has the file — or, when the
+ * programs' files are not known before their listing (TypeScript 7), the nearest program, kept
+ * only if its listing has the file ({@link keepProgramsWithNamedFiles}). Narrowed to the files
+ * named (not checked whole). A file no program has stays a file in no program.
+ * @param selection the programs the directories selected
+ * @param found every program parsed (the named files' ancestor configs included)
+ * @param named source files given by name
+ * @param workspace the workspace root
+ * @returns the selection with the named files' programs added (and not skipped), and which were added
+ */
+export function withProgramsOfNamedFiles(
+  selection: ReturnType<typeof selectPrograms>,
+  found: readonly TsProgram[],
+  named: readonly string[],
+  workspace: string,
+): { selection: ReturnType<typeof selectPrograms>; added: Set<string> } {
+  const selected = [...selection.selected];
+  const added = new Set<string>();
+  for (const file of named) {
+    if (selected.some((program) => program.files.includes(file))) continue;
+    const nearest = ancestorConfigs(file, workspace, existsSync)
+      .map((config) => found.find((program) => program.configPath === config))
+      .find((program) => program !== undefined && (program.files.includes(file) || (program.files.length === 0 && program.complete !== true)));
+    if (nearest === undefined || selected.includes(nearest)) continue;
+    added.add(nearest.configPath);
+    selected.push(nearest);
+  }
+  if (added.size === 0) return { selection, added };
+  return { selection: { ...selection, selected, skipped: selection.skipped.filter((program) => !added.has(program.configPath)) }, added };
+}
+
+/**
+ * @param programs the programs, listed
+ * @param added the programs {@link withProgramsOfNamedFiles} added
+ * @param named the files given by name
+ * @returns the programs without an added one whose files hold none of the named files
+ */
+export function keepProgramsWithNamedFiles(programs: TsProgram[], added: ReadonlySet<string>, named: readonly string[]): TsProgram[] {
+  if (added.size === 0) return programs;
+  return programs.filter((program) => !added.has(program.configPath) || named.some((file) => program.files.includes(file)));
 }
 
 function isDirectory(path: string): boolean {

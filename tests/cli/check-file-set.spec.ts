@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { planFileSet } from '../../src/cli/check-file-set.ts';
 import { signalExitCode } from '../../src/cli/cli-io.ts';
-import { loadTypeScript, parsePrograms, parseProgramsIsolated } from '../../src/cli/typescript-programs.ts';
+import { loadTypeScript, parsePrograms, parseProgramsIsolated, type TsProgram } from '../../src/cli/typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, embeddedTypeScript, inspectTypeScript } from '../../src/cli/workspace-typescript.ts';
 
 const roots: string[] = [];
@@ -36,6 +36,9 @@ const TS_EXT = /\.(c|m)?(t|j)sx?$/;
 /** The TypeScript/JavaScript files of a list. */
 const tsOnly = (files: string[]): string[] => files.filter((f) => TS_EXT.test(f));
 const rel = (root: string, paths: Iterable<string>) => [...paths].map((p) => p.slice(root.length + 1)).sort();
+
+/** TypeScript 7's program structure: configs and references only, files known after the listing. */
+const structure = (configs: readonly string[]): Promise<TsProgram[]> => Promise.resolve(configs.map((configPath) => ({ configPath, files: [], errors: [], references: [] })));
 
 function plan(root: string, paths: string[] = ['.'], includeUnconfigured = false, cwd = root, allPrograms = false) {
   return planFileSet({ paths, cwd, workspace: root, parsePrograms: (configs) => parsePrograms(ts, configs), isTypeScriptFile: (f) => TS_EXT.test(f), includeUnconfigured, allPrograms });
@@ -105,6 +108,38 @@ describe('planFileSet', () => {
     const set = await plan(root, ['test/t.ts', 'src']);
     assert.deepEqual(rel(root, set.files), ['src/a.ts', 'test/t.ts']);
     assert.deepEqual(set.unconfigured, []);
+  });
+
+  it('a file given by name is judged in its nearest program, narrowed to the file; its errors on other files are not taken', async () => {
+    const root = tree({
+      'tsconfig.json': JSON.stringify({ include: ['src'] }),
+      'src/a.ts': 'export const a = 1;\n',
+      'src/b.ts': 'export const b = 2;\n',
+      'pkg/tsconfig.json': JSON.stringify({ include: ['lib'] }),
+      'pkg/lib/c.ts': 'export const c = 3;\n',
+      'pkg/loose.ts': 'export const loose = 4;\n',
+    });
+    const one = await plan(root, ['src/a.ts']);
+    assert.deepEqual(rel(root, one.files), ['src/a.ts']);
+    assert.deepEqual(rel(root, one.programs.map((p) => p.configPath)), ['tsconfig.json']);
+    assert.deepEqual(one.whole.size, 0);
+    // nearest first: pkg/lib/c.ts is pkg's; a file its nearest program does not include has none
+    const nested = await plan(root, ['pkg/lib/c.ts', 'pkg/loose.ts']);
+    assert.deepEqual(rel(root, nested.programs.map((p) => p.configPath)), ['pkg/tsconfig.json']);
+    assert.deepEqual(rel(root, nested.files), ['pkg/lib/c.ts', 'pkg/loose.ts']);
+    // a program whose files are known only after its listing (TypeScript 7): kept only if the listing has the file
+    const listedAs = (files: Record<string, string[]>) => (programs: TsProgram[]) => Promise.resolve(programs.map((p) => ({ ...p, files: (files[p.configPath.slice(root.length + 1)] ?? []).map((f) => join(root, f)), complete: true as const })));
+    const request = { cwd: root, workspace: root, parsePrograms: structure, isTypeScriptFile: (f: string) => TS_EXT.test(f), includeUnconfigured: false };
+    const kept = await planFileSet({ ...request, paths: ['src/a.ts'], completePrograms: listedAs({ 'tsconfig.json': ['src/a.ts', 'src/b.ts'] }) });
+    assert.deepEqual(rel(root, kept.programs.map((p) => p.configPath)), ['tsconfig.json']);
+    const dropped = await planFileSet({ ...request, paths: ['pkg/loose.ts'], completePrograms: listedAs({ 'pkg/tsconfig.json': ['pkg/lib/c.ts'] }) });
+    assert.deepEqual(dropped.programs, []);
+    const withErrors = (programs: TsProgram[]) =>
+      listedAs({ 'tsconfig.json': ['src/a.ts', 'src/b.ts'] })(programs).then((listed) =>
+        listed.map((p) => ({ ...p, errors: ['src/a.ts', 'src/b.ts', 'tsconfig.json'].map((f) => ({ path: join(root, f), diagnostic: { message: `in ${f}`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, severity: 'error' as const, code: 1005 } })) })),
+      );
+    const narrowed = await planFileSet({ ...request, paths: ['src/a.ts'], completePrograms: withErrors });
+    assert.deepEqual(rel(root, narrowed.configErrors.keys()), ['src/a.ts', 'tsconfig.json']);
   });
 
   it('no config at all: every TypeScript file is checked (inferred)', async () => {

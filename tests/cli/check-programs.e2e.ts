@@ -195,6 +195,11 @@ describe('a TypeScript 7 workspace is checked by TypeScript 7', { timeout: TIMEO
     const r = await check(root, ['.']);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    // The file given by name is judged in its program, by the same rule.
+    const named = await check(root, ['src/broken.ts']);
+    assert.equal(named.code, 1, named.stderr);
+    assert.deepEqual(errorsOf(named.doc), tsc.errors);
+    assert.deepEqual(named.doc.programs?.map((config) => config.replace(/\\/g, '/').split('/').pop()), ['tsconfig.json']);
   });
 
   it('a tsconfig that is not valid JSON: its TS1005, exit 1', async () => {
@@ -220,6 +225,11 @@ describe('the compiler-of-record rules with TypeScript 5.9', { timeout: TIMEOUT 
     const r = await check(root, ['.']);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    // The file given by name is judged in its program, by the same rule.
+    const named = await check(root, ['src/broken.ts']);
+    assert.equal(named.code, 1, named.stderr);
+    assert.deepEqual(errorsOf(named.doc), tsc.errors);
+    assert.deepEqual(named.doc.programs?.map((config) => config.replace(/\\/g, '/').split('/').pop()), ['tsconfig.json']);
   });
 
   it('a tsconfig that is not valid JSON is an error on the tsconfig (exit 1), never a clean pass', async () => {
