@@ -35,6 +35,9 @@ const LOCATED = /^(.+)\((\d+),(\d+)\): (error|warning|message) TS(\d+): (.*)$/;
 const UNLOCATED = /^(error|warning|message) TS(\d+): (.*)$/;
 const SEVERITY: Record<string, SeverityName> = { error: 'error', warning: 'warning', message: 'info' };
 
+/** The source TypeScript 7's own server gives its diagnostics: the listing's say the same, so one run labels one compiler one way. */
+const NATIVE_SOURCE = 'ts';
+
 /**
  * @param stdout what `tsc --listFilesOnly --pretty false` printed
  * @param cwd the directory it ran in (relative paths in diagnostics resolve against it)
@@ -57,7 +60,7 @@ export function parseNativeListing(stdout: string, cwd: string, configPath: stri
       const start = { line: Number(row) - 1, character: Number(column) - 1 };
       diagnostics.push({
         path: resolve(cwd, file),
-        diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: 'typescript', code: Number(code) },
+        diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: NATIVE_SOURCE, code: Number(code) },
       });
       continue;
     }
@@ -65,7 +68,7 @@ export function parseNativeListing(stdout: string, cwd: string, configPath: stri
     if (unlocated !== null) {
       const [, severity = 'error', code = '0', message = ''] = unlocated;
       const start = { line: 0, character: 0 };
-      diagnostics.push({ path: configPath, diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: 'typescript', code: Number(code) } });
+      diagnostics.push({ path: configPath, diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: NATIVE_SOURCE, code: Number(code) } });
       continue;
     }
     if (isAbsolute(line) && !line.split(/[\\/]/).includes('node_modules')) files.push(resolve(line));

@@ -42,6 +42,8 @@ describe('parseNativeListing', () => {
       ],
     );
     assert.match(listing.diagnostics[1]?.diagnostic.message ?? '', /removed\. Please remove it from your configuration\.\nUse '"paths"/);
+    // labelled as TypeScript 7's own server labels its diagnostics (`"source":"ts"`), so one run names one compiler one way
+    assert.deepEqual(new Set(listing.diagnostics.map((d) => d.diagnostic.source)), new Set(['ts']));
   });
 
   it("tsc's stop rule: a syntax error or an option diagnostic stops it; JSON syntax and unknown options do not", () => {
