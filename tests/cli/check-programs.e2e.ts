@@ -255,6 +255,27 @@ describe('the compiler-of-record rules with TypeScript 5.9', { timeout: TIMEOUT 
     const site = await check(root, ['website']);
     assert.deepEqual(errorsOf(site.doc), ['website/page.ts:1:14 2322']);
   });
+
+  it('a jsconfig.json next to the tsconfig.json is not what tsc -b builds: skipped and named, as on vscode-languageserver-node', async () => {
+    const root = project('jsconfig-beside', {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ['src'] }),
+      'src/index.ts': 'export const version: string = "1";\n',
+      // The repository's own editor setup for a build script: checkJs, an error tsc -b never sees.
+      'jsconfig.json': JSON.stringify({ compilerOptions: { checkJs: true, strict: true }, include: ['./.buildrc.js'] }),
+      '.buildrc.js': '// @ts-check\n/** @type {number} */\nconst n = "one";\nmodule.exports = n;\n',
+    });
+    const built = tsc59(root, '-b', '.');
+    assert.deepEqual(built, { code: 0, errors: [] }, 'tsc -b reads the tsconfig.json only');
+    const r = await check(root, ['.']);
+    assert.equal(r.code, 0, JSON.stringify(r.doc));
+    assert.deepEqual(r.doc.programs, ['tsconfig.json']);
+    assert.deepEqual(r.doc.skipped?.programs, ['jsconfig.json']);
+    assert.deepEqual(checkedFiles(r.doc), ['src/index.ts']);
+    // It is still a program: asked for, it is checked.
+    const all = await check(root, ['.', '--all-programs']);
+    assert.equal(all.code, 1);
+    assert.deepEqual(errorsOf(all.doc), ['.buildrc.js:3:7 2322']);
+  });
 });
 
 /** A fresh clone: no outDir, no .tsbuildinfo. */
