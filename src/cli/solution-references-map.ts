@@ -38,8 +38,8 @@ export function buildOrder(programs: readonly TsProgram[]): string[] {
 
 /**
  * @param programs the run's programs
- * @returns per program, the composite projects built before it that it does not already reach
- *   through its own references (only programs that get some)
+ * @returns per program with files, the composite projects built before it that it does not
+ *   already reach through its own references (only programs that get some)
  */
 export function solutionReferences(programs: readonly TsProgram[]): Record<string, string[]> {
   const byConfig = new Map(programs.map((program) => [program.configPath, program]));
@@ -57,13 +57,14 @@ export function solutionReferences(programs: readonly TsProgram[]): Record<strin
   const out: Record<string, string[]> = {};
   const before: string[] = [];
   for (const config of buildOrder(programs)) {
+    // A solution-style config (no files of its own) checks nothing and declares nothing.
+    const program = byConfig.get(config);
+    const hasFiles = program !== undefined && program.files.length > 0;
     const own = reached(config);
     const extra = before.filter((earlier) => !own.has(earlier));
-    if (extra.length > 0) out[config] = extra;
-    // Only a composite project that emits can be a reference (TS6306, TS6310 otherwise); a
-    // solution-style config (no files of its own) declares nothing.
-    const program = byConfig.get(config);
-    if (program?.buildsReference === true && program.files.length > 0) before.push(config);
+    if (hasFiles && extra.length > 0) out[config] = extra;
+    // Only a composite project that emits can be a reference (TS6306, TS6310 otherwise).
+    if (hasFiles && program.buildsReference === true) before.push(config);
   }
   return out;
 }

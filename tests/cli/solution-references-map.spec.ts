@@ -41,6 +41,9 @@ describe('solution references', () => {
   it('a project that cannot be referenced (not composite, or noEmit) is never given', () => {
     const programs = [program('/r/app'), program('/r/scripts', [], { reference: false }), program('/r/root', ['/r/scripts', '/r/app'], { files: 0 })];
     assert.deepEqual(solutionReferences(programs), {});
+    // Nor is one given to a solution-style config: it has no files to judge.
+    const solutions = [program('/r/core'), program('/r/pkg', [], { files: 0 }), program('/r/root', ['/r/core', '/r/pkg'], { files: 0 })];
+    assert.deepEqual(solutionReferences(solutions), {});
   });
 
   it('a reference cycle still orders every program once', () => {
