@@ -87,12 +87,20 @@ export interface SolutionReferencesFile {
   dispose: () => void;
 }
 
-/** @returns a map file under the system's temporary directory (never in the user's tree) */
+/**
+ * @returns a map file under the system's temporary directory (never in the user's tree), removed
+ *   at dispose or, at the latest, when the process exits (a second Ctrl-C exits at once)
+ */
 export function solutionReferencesFile(): SolutionReferencesFile {
   const path = join(tmpdir(), `dsh-lsp-solution-${process.pid}-${randomUUID()}.json`);
+  const remove = (): void => rmSync(path, { force: true });
+  process.once('exit', remove);
   return {
     env: { NODE_OPTIONS: `${largeSourceGuardOption()} ${solutionReferencesOption()}`, DSH_LSP_SOLUTION_REFERENCES: path },
     write: (programs) => writeSolutionReferences(path, programs),
-    dispose: () => rmSync(path, { force: true }),
+    dispose: () => {
+      process.off('exit', remove);
+      remove();
+    },
   };
 }

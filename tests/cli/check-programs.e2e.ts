@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -111,7 +111,7 @@ async function checkSampled(
   cwd: string,
   argv: string[],
   { interrupt = false } = {},
-): Promise<{ code: number; doc: JsonDoc; stderr: string; peakServers: number; startedServers: number; seen: number[] }> {
+): Promise<{ code: number; doc: JsonDoc; stderr: string; peakServers: number; startedServers: number; seen: number[]; pid: number }> {
   const child = spawn(process.execPath, [MAIN, 'check', '--wait-ms', '150000', '--format', 'json', ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -133,7 +133,7 @@ async function checkSampled(
     clearInterval(sampler);
     clearTimeout(timer);
   });
-  const done = { code, stderr, peakServers, startedServers: seen.size, seen: [...tree] };
+  const done = { code, stderr, peakServers, startedServers: seen.size, seen: [...tree], pid: child.pid as number };
   if (interrupt) return { ...done, doc: { outcome: 'interrupted', summary: { files: 0, errors: 0, notFresh: { total: 0 } }, files: [] } };
   try {
     return { ...done, doc: JSON.parse(stdout) as JsonDoc };
@@ -408,6 +408,8 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.ok(stopped.seen.length >= 1);
     for (const pid of stopped.seen) assert.equal(running(pid), false, `server process ${pid} ended with the check`);
+    // The build-order map for tsserver (decision 0108) goes with it, even on a second Ctrl-C.
+    assert.deepEqual(readdirSync(tmpdir()).filter((name) => name.startsWith(`dsh-lsp-solution-${stopped.pid}-`)), []);
   });
 
   it("a program that reads another project's .d.ts through a package name, without a reference: the solution's order reads its source; built after it, stale output is said", async () => {
