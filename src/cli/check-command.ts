@@ -38,6 +38,7 @@ import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
 import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
+import { type SolutionReferencesFile, solutionReferencesFile } from './solution-references-map.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
 import { ancestorConfigs, CONFIG_NAMES, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
@@ -75,6 +76,8 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   }
   const waitMs = cmd.waitMs ?? DEFAULT_WAIT_MS;
   const native = choice.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
+  // tsserver reads the projects `tsc -b` builds before a program from source (decision 0108).
+  const solution = native === undefined ? solutionReferencesFile() : undefined;
   const prepared = prepareComposition(
     cmd,
     {
@@ -83,7 +86,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       editor: false,
       plugin: { diagnosticsWaitMs: waitMs },
       ...(native === undefined
-        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.serverPath } } } } }
+        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.serverPath } }, ...(solution === undefined ? {} : { env: solution.env }) } } }
         : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
     },
     io,
@@ -94,7 +97,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   const booted = await booting;
   timeline.mark('composition booted');
   try {
-    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline, ...(early === undefined ? {} : { early }) };
+    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline, ...(early === undefined ? {} : { early }), ...(solution === undefined ? {} : { solution }) };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
@@ -115,6 +118,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     });
   } finally {
     await booted.dispose();
+    solution?.dispose();
   }
 }
 
@@ -127,6 +131,8 @@ interface CheckPlan {
   onSummary?: (summary: CheckSummary) => void;
   /** `--watch`: a plan kept from an earlier run, and where to keep this run's. */
   filePlan?: PlanCache<FileSet>;
+  /** The map of the projects built before each program, for tsserver (decision 0108). */
+  solution?: SolutionReferencesFile;
   /** Phase marks (DSH_LSP_ACTIONS_TIMELINE=1). */
   timeline: CheckTimeline;
   /** The plan started while the composition booted (taken by the first run). */
@@ -172,6 +178,8 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   planning.done();
   plan.timeline.mark('plan done');
   if (reused === undefined) plan.filePlan?.keep(fileSet);
+  // Before any file is opened: a project's references are read when it loads.
+  plan.solution?.write(fileSet.programs);
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);

@@ -1,9 +1,10 @@
 /**
  * Which of the programs found under `check`'s paths are checked — the compiler's own boundaries:
  *
- * - a directory with a `tsconfig.json` (or `jsconfig.json`) in it: that program and the programs
- *   it references, transitively — what `tsc -b` builds. Every file of them is checked, inside the
- *   directory or not. Other programs nested below the directory are skipped and named
+ * - a directory with a `tsconfig.json` in it (else a `jsconfig.json`): that program and the
+ *   programs it references, transitively — what `tsc -b` builds. Every file of them is checked,
+ *   inside the directory or not. Other programs nested below the directory — a `jsconfig.json`
+ *   next to the `tsconfig.json` too, which `tsc -b` never reads — are skipped and named
  *   (`--all-programs` checks them too);
  * - a directory without one: every program found below it (references followed, whole), plus
  *   the programs of its ancestors up to the workspace root, narrowed to the files inside the
@@ -28,10 +29,12 @@ export interface ProgramSelection {
 /**
  * @param dir an absolute directory
  * @param exists whether a file exists
- * @returns the config files directly in `dir`
+ * @returns the directory's own program: its `tsconfig.json` (what `tsc -b DIR` builds), else its
+ *   `jsconfig.json`; none when it has neither
  */
 export function ownConfigs(dir: string, exists: (path: string) => boolean = existsSync): string[] {
-  return CONFIG_NAMES.map((name) => join(dir, name)).filter((path) => exists(path));
+  const own = CONFIG_NAMES.map((name) => join(dir, name)).find((path) => exists(path));
+  return own === undefined ? [] : [own];
 }
 
 /**

@@ -43,6 +43,8 @@ export interface TsProgram {
   declarationOutputs?: Record<string, string>;
   /** Where a TypeScript 7 program's declarations go (from its own config), to compute {@link declarationOutputs} once listed. */
   declarationLayout?: { outDir: string; rootDir: string };
+  /** Composite and emitting: a project that can be referenced (what a solution builds before its dependents). */
+  buildsReference?: true;
   /** Absolute paths of the configs it extends (directly or not), when any. */
   extended?: string[];
   /**
@@ -206,6 +208,7 @@ function parseOne(ts: Ts, configPath: string): { program: TsProgram; references:
   }
   const program: TsProgram = { configPath, files, errors, references };
   if (Object.keys(declarationOutputs).length > 0) program.declarationOutputs = declarationOutputs;
+  if (parsed?.options.composite === true && parsed.options.noEmit !== true) program.buildsReference = true;
   const extended = (parsed?.options.configFile as TypeScript.TsConfigSourceFile | undefined)?.extendedSourceFiles ?? [];
   if (extended.length > 0) program.extended = extended.map((path) => resolve(path));
   return { program, references };

@@ -77,6 +77,16 @@ export function largeSourceGuardOption(): string {
 }
 
 /**
+ * `NODE_OPTIONS` that preload src/presets/solution-references (`check` only: tsserver reads the
+ * projects a solution builds before a program from their sources; see that module).
+ * @returns `--import <file URL of the preload>`, the `.ts` source when running from src
+ */
+export function solutionReferencesOption(): string {
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return `--import ${new URL(`./solution-references${extension}`, import.meta.url).href}`;
+}
+
+/**
  * @param config the plugin config
  * @returns the servers table with the embedded TypeScript server added when enabled and not overridden
  */

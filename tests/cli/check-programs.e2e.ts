@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -111,7 +111,7 @@ async function checkSampled(
   cwd: string,
   argv: string[],
   { interrupt = false } = {},
-): Promise<{ code: number; doc: JsonDoc; stderr: string; peakServers: number; startedServers: number; seen: number[] }> {
+): Promise<{ code: number; doc: JsonDoc; stderr: string; peakServers: number; startedServers: number; seen: number[]; pid: number }> {
   const child = spawn(process.execPath, [MAIN, 'check', '--wait-ms', '150000', '--format', 'json', ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -133,7 +133,7 @@ async function checkSampled(
     clearInterval(sampler);
     clearTimeout(timer);
   });
-  const done = { code, stderr, peakServers, startedServers: seen.size, seen: [...tree] };
+  const done = { code, stderr, peakServers, startedServers: seen.size, seen: [...tree], pid: child.pid as number };
   if (interrupt) return { ...done, doc: { outcome: 'interrupted', summary: { files: 0, errors: 0, notFresh: { total: 0 } }, files: [] } };
   try {
     return { ...done, doc: JSON.parse(stdout) as JsonDoc };
@@ -264,6 +264,27 @@ describe('the compiler-of-record rules with TypeScript 5.9', { timeout: TIMEOUT 
     // A nested program given as the path is that program.
     const site = await check(root, ['website']);
     assert.deepEqual(errorsOf(site.doc), ['website/page.ts:1:14 2322']);
+  });
+
+  it('a jsconfig.json next to the tsconfig.json is not what tsc -b builds: skipped and named, as on vscode-languageserver-node', async () => {
+    const root = project('jsconfig-beside', {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ['src'] }),
+      'src/index.ts': 'export const version: string = "1";\n',
+      // The repository's own editor setup for a build script: checkJs, an error tsc -b never sees.
+      'jsconfig.json': JSON.stringify({ compilerOptions: { checkJs: true, strict: true }, include: ['./.buildrc.js'] }),
+      '.buildrc.js': '// @ts-check\n/** @type {number} */\nconst n = "one";\nmodule.exports = n;\n',
+    });
+    const built = tsc59(root, '-b', '.');
+    assert.deepEqual(built, { code: 0, errors: [] }, 'tsc -b reads the tsconfig.json only');
+    const r = await check(root, ['.']);
+    assert.equal(r.code, 0, JSON.stringify(r.doc));
+    assert.deepEqual(r.doc.programs, ['tsconfig.json']);
+    assert.deepEqual(r.doc.skipped?.programs, ['jsconfig.json']);
+    assert.deepEqual(checkedFiles(r.doc), ['src/index.ts']);
+    // It is still a program: asked for, it is checked.
+    const all = await check(root, ['.', '--all-programs']);
+    assert.equal(all.code, 1);
+    assert.deepEqual(errorsOf(all.doc), ['.buildrc.js:3:7 2322']);
   });
 });
 
@@ -397,9 +418,11 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.ok(stopped.seen.length >= 1);
     for (const pid of stopped.seen) assert.equal(running(pid), false, `server process ${pid} ended with the check`);
+    // The build-order map for tsserver (decision 0108) goes with it, even on a second Ctrl-C.
+    assert.deepEqual(readdirSync(tmpdir()).filter((name) => name.startsWith(`dsh-lsp-solution-${stopped.pid}-`)), []);
   });
 
-  it("a program that reads another project's .d.ts through a package name, without a reference: stale output is said, never a clean pass", async () => {
+  it("a program that reads another project's .d.ts through a package name, without a reference: the solution's order reads its source; built after it, stale output is said", async () => {
     const root = project('solution-package', {
       'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './core' }, { path: './app' }] }),
       'core/tsconfig.json': composite({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src', module: 'commonjs' } }),
@@ -414,14 +437,60 @@ describe('a project-references solution, judged as tsc -b judges it', { timeout:
     // The source changes after the build: core/out/index.d.ts is now older than core/src/index.ts.
     await new Promise((done) => setTimeout(done, 20));
     write(root, { 'core/src/index.ts': 'export function area(w: number, h: number, d: number): number {\n  return w * h * d;\n}\n' });
+    // The solution: tsc -b builds core before app, so app is judged against core as it is now.
     const r = await check(root, ['.']);
-    assert.equal(r.code, 1, 'not a clean pass on an old .d.ts');
-    assert.equal(r.doc.files.find((f) => f.path === 'app/src/main.ts')?.state, 'stale');
-    assert.match(r.stderr, /^warning: app\/tsconfig\.json judged against core\/out\/index\.d\.ts, older than its source core\/src\/index\.ts/m);
-    // Built again, the output is current: the verdict is the compiler's.
+    // A solution that builds app first: tsc -b reads core's old .d.ts there; said, never a clean pass.
+    write(root, { 'late/tsconfig.json': JSON.stringify({ files: [], references: [{ path: '../app' }, { path: '../core' }] }) });
+    const late = await check(root, ['late']);
+    assert.equal(late.code, 1, 'not a clean pass on an old .d.ts');
+    assert.equal(late.doc.files.find((f) => f.path === 'app/src/main.ts')?.state, 'stale');
+    assert.match(late.stderr, /^warning: app\/tsconfig\.json judged against core\/out\/index\.d\.ts, older than its source core\/src\/index\.ts/m);
+    // app alone is what tsc -b app builds: the .d.ts on disk, nothing before it.
+    const alone = await check(root, ['app']);
+    const appOnly = tsc59(root, '-b', 'app');
+    assert.deepEqual(errorsOf(alone.doc), appOnly.errors);
     const tsc = tsc59(root, '-b', '--force');
-    const rebuilt = await check(root, ['.']);
+    assert.deepEqual(tsc.errors, ['app/src/main.ts:2:26 2554']);
+    assert.equal(r.code, 1);
+    assert.equal(r.doc.summary.notFresh.total, 0, r.stderr);
+    assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    // Built again, the output is current: the verdict is the compiler's either way.
+    const rebuilt = await check(root, ['app']);
     assert.equal(rebuilt.doc.summary.notFresh.total, 0);
     assert.deepEqual(errorsOf(rebuilt.doc), tsc.errors);
+  });
+
+  it('a fresh clone of a solution whose projects import each other by package name without references (vscode-languageserver-node): no build needed, the errors of tsc -b', async () => {
+    const options = { composite: true, strict: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', types: [], rootDir: 'src' };
+    const root = project('solution-fresh', {
+      'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './core' }, { path: './umd' }, { path: './app' }] }),
+      'core/tsconfig.json': JSON.stringify({ compilerOptions: { ...options, outDir: 'lib' }, include: ['src'] }),
+      // Its declarations through an exports "types" condition (vscode-jsonrpc's layout) …
+      'core/package.json': JSON.stringify({ name: 'core-pkg', version: '1.0.0', exports: { '.': { types: './lib/index.d.ts', default: './lib/index.js' } } }),
+      'core/src/index.ts': 'export function area(w: number, h: number): number {\n  return w * h;\n}\n',
+      // … or beside the .js an exports target names (vscode-languageserver-types' layout).
+      'umd/tsconfig.json': JSON.stringify({ compilerOptions: { ...options, outDir: 'lib/umd' }, include: ['src'] }),
+      'umd/package.json': JSON.stringify({ name: 'umd-pkg', version: '1.0.0', main: './lib/umd/main.js', typings: './lib/umd/main', exports: { '.': { import: './lib/esm/main.js', default: './lib/umd/main.js' } } }),
+      'umd/src/main.ts': 'export type Unit = "cm" | "in";\n',
+      // No references: the root solution orders the projects, as vscode-languageserver-node's protocol/src/common.
+      'app/tsconfig.json': JSON.stringify({ compilerOptions: { ...options, outDir: 'lib' }, include: ['src'] }),
+      'app/src/main.ts': 'import { area } from "core-pkg";\nimport type { Unit } from "umd-pkg";\nexport const a: string = area(2, 3);\nexport const u: Unit = "cm";\nexport const twice = [1].map((x) => x * 2);\n',
+    });
+    mkdirSync(join(root, 'app', 'node_modules'));
+    symlinkSync('../../core', join(root, 'app', 'node_modules', 'core-pkg'));
+    symlinkSync('../../umd', join(root, 'app', 'node_modules', 'umd-pkg'));
+    const tsc = tsc59(root, '-b');
+    assert.deepEqual(tsc.errors, ['app/src/main.ts:3:14 2322']);
+    for (const dir of ['core', 'umd', 'app']) rmSync(join(root, dir, 'lib'), { recursive: true, force: true });
+    const r = await check(root, ['.']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.doc.summary.notFresh.total, 0, r.stderr);
+    assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    for (const dir of ['core', 'umd', 'app']) assert.equal(existsSync(join(root, dir, 'lib')), false, `nothing written in ${dir}`);
+    // app alone is what tsc -b app builds: nothing before it, so its imports are unresolved, as there.
+    const alone = await check(root, ['app']);
+    const appOnly = tsc59(root, '-b', 'app');
+    assert.ok(appOnly.errors.includes('app/src/main.ts:1:22 2307'), appOnly.errors.join(', '));
+    assert.deepEqual(errorsOf(alone.doc), appOnly.errors);
   });
 });
