@@ -146,3 +146,20 @@ export function positionToUtf16(lines: TextLines, position: Position, from: Posi
 export function rangeFromUtf16(lines: TextLines, range: Range, to: PositionEncodingKind): Range {
   return { start: positionFromUtf16(lines, range.start, to), end: positionFromUtf16(lines, range.end, to) };
 }
+
+/**
+ * @param textOf a document's text, when known
+ * @returns the documents' {@link TextLines}, each built once (undefined when the text is not known)
+ */
+export function cachedLines(textOf: (path: string) => string | undefined): (path: string) => TextLines | undefined {
+  const cache = new Map<string, TextLines | null>();
+  return (path) => {
+    let lines = cache.get(path);
+    if (lines === undefined) {
+      const text = textOf(path);
+      lines = text === undefined ? null : new TextLines(text);
+      cache.set(path, lines);
+    }
+    return lines ?? undefined;
+  };
+}

@@ -4,7 +4,7 @@
  */
 import type { Position } from '../lsp/engine-types.ts';
 import { identityMapper, type PositionMapper } from '../lsp/normalize-common.ts';
-import { TextLines, positionToUtf16, type PositionEncodingKind } from './position-encoding.ts';
+import { cachedLines, positionToUtf16, type PositionEncodingKind } from './position-encoding.ts';
 import { tsserverEndOfTextMapper } from './tsserver-end-of-text.ts';
 
 /** What else a mapper corrects besides the encoding. */
@@ -33,16 +33,11 @@ export function createPositionMapper(
 }
 
 function encodingMapper(encoding: PositionEncodingKind, textOf: (path: string) => string | undefined): PositionMapper {
-  const cache = new Map<string, TextLines | null>();
+  const linesOf = cachedLines(textOf);
   return {
     toUtf16(path: string, position: Position): Position {
-      let lines = cache.get(path);
-      if (lines === undefined) {
-        const text = textOf(path);
-        lines = text === undefined ? null : new TextLines(text);
-        cache.set(path, lines);
-      }
-      return lines === null ? position : positionToUtf16(lines, position, encoding);
+      const lines = linesOf(path);
+      return lines === undefined ? position : positionToUtf16(lines, position, encoding);
     },
   };
 }

@@ -20,7 +20,7 @@
  */
 import type { Position } from '../lsp/engine-types.ts';
 import type { PositionMapper } from '../lsp/normalize-common.ts';
-import { TextLines } from './position-encoding.ts';
+import { cachedLines, type TextLines } from './position-encoding.ts';
 
 /**
  * @param lines the text tsserver has for the document
@@ -43,16 +43,11 @@ export function tsserverEndOfText(lines: TextLines, position: Position): Positio
  * @returns a mapper that applies {@link tsserverEndOfText} first
  */
 export function tsserverEndOfTextMapper(inner: PositionMapper, textOf: (path: string) => string | undefined): PositionMapper {
-  const cache = new Map<string, TextLines | null>();
+  const linesOf = cachedLines(textOf);
   return {
     toUtf16(path: string, position: Position): Position {
-      let lines = cache.get(path);
-      if (lines === undefined) {
-        const text = textOf(path);
-        lines = text === undefined ? null : new TextLines(text);
-        cache.set(path, lines);
-      }
-      return inner.toUtf16(path, lines === null ? position : tsserverEndOfText(lines, position));
+      const lines = linesOf(path);
+      return inner.toUtf16(path, lines === undefined ? position : tsserverEndOfText(lines, position));
     },
   };
 }
