@@ -61,6 +61,21 @@ export async function importedFiles(
   return { extra: [...extra].sort(), unlisted, listings };
 }
 
+/**
+ * @param programs the programs of the run
+ * @param planned the files checked
+ * @returns per file, the programs to list through it: each program not listed already (TypeScript 7
+ *   listed them whole) through its first planned file
+ */
+export function listingMembers(programs: readonly TsProgram[], planned: ReadonlySet<string>): Map<string, Array<{ program: TsProgram; member: string }>> {
+  const members = new Map<string, Array<{ program: TsProgram; member: string }>>();
+  for (const program of programs) {
+    const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
+    if (member !== undefined) members.set(member, [...(members.get(member) ?? []), { program, member }]);
+  }
+  return members;
+}
+
 /** What to check and what to fill in. */
 export interface ProgramWork {
   fileSet: FileSet;
@@ -104,11 +119,7 @@ export async function checkProgramByProgram(api: LspActionsApi, io: CliIo, plan:
     rootOf === undefined ? undefined : Promise.all(engine.serversFor(file, plan.workspace).map(async (serverId) => ({ serverId, root: await rootOf(serverId, file, plan.workspace, opts) })));
   const planned = new Set(handled);
   // A program is listed through its first planned file, on the server that file's group runs.
-  const members = new Map<string, Array<{ program: TsProgram; member: string }>>();
-  for (const program of fileSet.programs) {
-    const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
-    if (member !== undefined) members.set(member, [...(members.get(member) ?? []), { program, member }]);
-  }
+  const members = listingMembers(fileSet.programs, planned);
   const unlisted: FileReport[] = [];
   const follow = async (files: readonly string[]): Promise<string[]> => {
     const programs = files.flatMap((file) => members.get(file) ?? []);

@@ -20,7 +20,7 @@ import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { planFileSet, type FileSet } from './check-file-set.ts';
-import { checkProgramByProgram, importedFiles } from './check-by-program.ts';
+import { checkProgramByProgram, importedFiles, listingMembers } from './check-by-program.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
 import { type EarlyPlan, fileSetRequest, startEarlyPlan } from './early-plan.ts';
@@ -96,6 +96,12 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   const early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
   const booted = await booting;
   timeline.mark('composition booted');
+  // said once per root, for the whole command (`--watch` checks many times): a check whose
+  // watcher failed still judges exactly (stat sweeps), but slower
+  booted.lspActions()?.engine.onWatchDegraded?.((event) => {
+    const how = event.fallback === 'sweep' ? 'changes made during the check are found by stat sweeps instead' : 'results there are reported stale';
+    io.stderr.write(`warning: watching ${displayPath(event.root, io.cwd)} is degraded (${event.reason}); ${how}\n`);
+  });
   try {
     const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline, ...(early === undefined ? {} : { early }), ...(solution === undefined ? {} : { solution }) };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
@@ -141,9 +147,6 @@ interface CheckPlan {
   affected?: WatchAffected;
 }
 
-/** Engines whose degraded watching `check` already reports. */
-const degradedSaid = new WeakSet<object>();
-
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
   const api = booted.lspActions();
   if (api === undefined) {
@@ -155,15 +158,6 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
   // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
   if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
-  // said once per root (and once per engine: `--watch` runs this for every re-check): a check
-  // whose watcher failed still judges exactly (stat sweeps), but slower
-  if (!degradedSaid.has(api.engine)) {
-    degradedSaid.add(api.engine);
-    api.engine.onWatchDegraded?.((event) => {
-      const how = event.fallback === 'sweep' ? 'changes made during the check are found by stat sweeps instead' : 'results there are reported stale';
-      io.stderr.write(`warning: watching ${displayPath(event.root, io.cwd)} is degraded (${event.reason}); ${how}\n`);
-    });
-  }
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan);
@@ -230,10 +224,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     if (choice !== undefined && !aborted(plan.signal)) {
       // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
       const planned = new Set(handled);
-      const members = fileSet.programs.flatMap((program) => {
-        const member = program.complete === true ? undefined : program.files.find((file) => planned.has(file));
-        return member === undefined ? [] : [{ program, member }];
-      });
+      const members = [...listingMembers(fileSet.programs, planned).values()].flat();
       const run = { workspace: plan.workspace, signal: plan.signal, watch: true, progress: cmd.progress };
       const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, members, planned, isTypeScriptFile, run);
       for (const [config, files] of listed) listings.set(config, files);
