@@ -55,32 +55,43 @@ function readdirTasks(dir: string): string[] {
   }
 }
 
-describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? false : 'run `npm run build` first' }, () => {
-  it('re-checks on an edit, prints the new error, exits 130 on Ctrl-C leaving no server', { timeout: 240_000 }, async () => {
-    const child = spawn(process.execPath, [CLI, 'check', '--watch', '--typescript', 'embedded', '.'], { cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const until = async (pattern: RegExp, from: number): Promise<number> => {
+/** A `check --watch` run of the built CLI: its output so far, its exit, and a wait for a line. */
+function startWatch(argv: string[], cwd: string, opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}) {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), CLI, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.env === undefined ? {} : { env: opts.env }) });
+  const run = {
+    child,
+    out: '',
+    err: '',
+    exited: new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))),
+    /** @returns the index (at or after `from`) where `pattern` first matches stdout, once it does */
+    until: async (pattern: RegExp, from: number): Promise<number> => {
       for (;;) {
-        const index = out.slice(from).search(pattern);
+        const index = run.out.slice(from).search(pattern);
         if (index >= 0) return from + index;
-        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${out}\n${err}`);
+        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${run.out}\n${run.err}`);
         await new Promise((resolve) => child.stdout.once('data', resolve));
       }
-    };
+    },
+  };
+  child.stdout.on('data', (chunk: Buffer) => (run.out += String(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => (run.err += String(chunk)));
+  return run;
+}
+
+describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? false : 'run `npm run build` first' }, () => {
+  it('re-checks on an edit, prints the new error, exits 130 on Ctrl-C leaving no server', { timeout: 240_000 }, async () => {
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '.'], ws);
+    const { child, exited, until } = run;
     try {
       const first = await until(/Found 0 errors\. Watching for file changes\.\n/, 0);
-      assert.match(out.slice(0, first), /^\[\d\d:\d\d:\d\d\] Starting compilation in watch mode\.\.\.\n/);
+      assert.match(run.out.slice(0, first), /^\[\d\d:\d\d:\d\d\] Starting compilation in watch mode\.\.\.\n/);
       const servers = descendants(child.pid as number);
       assert.ok(servers.length > 0, 'a language server runs');
 
       writeFileSync(join(ws, 'src', 'app.ts'), `${readFileSync(join(ws, 'src', 'app.ts'), 'utf8')}draw({ x: 1 });\n`);
       const detected = await until(/\[\d\d:\d\d:\d\d\] File change detected\. Starting incremental compilation\.\.\.\n/, first);
       const found = await until(/Found 1 error\. Watching for file changes\.\n/, detected);
-      const recheck = out.slice(detected, found);
+      const recheck = run.out.slice(detected, found);
       assert.match(recheck, /src\/app\.ts:5:6 error Argument of type '\{ x: number; \}' is not assignable to parameter of type 'Point'\. \[typescript 2345\]/);
       assert.match(recheck, /src\/point\.ts:3:3 note 'y' is declared here\./);
       // The same servers answered: nothing was restarted for the re-check.
@@ -90,7 +101,7 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       await until(/Found 0 errors\. Watching for file changes\.\n/, found);
 
       child.kill('SIGINT');
-      assert.equal(await exited, 130, err);
+      assert.equal(await exited, 130, run.err);
       for (const pid of servers) assert.equal(alive(pid), false, `language server ${pid} stopped`);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
@@ -105,24 +116,8 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
     writeFileSync(join(root, 'src', 'unwatchable', 'deep.ts'), 'export const d: number = 2;\n');
     // Every watch of src/unwatchable fails as an exhausted inotify fails it; the rest are watched.
     const preload = join(import.meta.dirname, '..', 'fixtures', 'inotify-limit-preload.ts');
-    const child = spawn(process.execPath, ['--import', preload, CLI, 'check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DSH_TEST_WATCH_FAIL_MATCH: 'unwatchable' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const until = async (pattern: RegExp, from: number): Promise<number> => {
-      for (;;) {
-        const index = out.slice(from).search(pattern);
-        if (index >= 0) return from + index;
-        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${out}\n${err}`);
-        await new Promise((resolve) => child.stdout.once('data', resolve));
-      }
-    };
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], root, { env: { ...process.env, DSH_TEST_WATCH_FAIL_MATCH: 'unwatchable' }, nodeArgs: ['--import', preload] });
+    const { child, exited, until } = run;
     try {
       let at = await until(/Found 0 errors\.[^\n]*Watching for file changes\.\n/, 0);
       for (const value of ['"one"', '2', '"three"']) {
@@ -130,11 +125,11 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
         const detected = await until(/File change detected\./, at + 1);
         at = await until(/Found \d+ errors?\.[^\n]*Watching for file changes\.\n/, detected);
       }
-      assert.match(out.slice(at), /^Found 1 error\./, 'the last edit was judged');
-      const said = err.split('\n').filter((line) => /^warning: watching .* is degraded/.test(line));
-      assert.equal(said.length, 1, `said once: ${err}`);
+      assert.match(run.out.slice(at), /^Found 1 error\./, 'the last edit was judged');
+      const said = run.err.split('\n').filter((line) => /^warning: watching .* is degraded/.test(line));
+      assert.equal(said.length, 1, `said once: ${run.err}`);
       child.kill('SIGINT');
-      assert.equal(await exited, 130, err);
+      assert.equal(await exited, 130, run.err);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(root, { recursive: true, force: true });
@@ -152,34 +147,22 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
     writeFileSync(at('globals.ts'), 'export {};\ndeclare global {\n  var appName: string;\n}\n');
     writeFileSync(at('uses-global.ts'), 'export const name: string = globalThis.appName;\n');
     for (let i = 0; i < 4; i++) writeFileSync(at(`other${i}.ts`), `export const other${i} = ${i};\n`);
-    const child = spawn(process.execPath, [CLI, 'check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const until = async (pattern: RegExp, from: number): Promise<number> => {
-      for (;;) {
-        const index = out.slice(from).search(pattern);
-        if (index >= 0) return from + index;
-        if (child.exitCode !== null) assert.fail(`exited before ${pattern}: ${out}\n${err}`);
-        await new Promise((resolve) => child.stdout.once('data', resolve));
-      }
-    };
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], root);
+    const { child, exited, until } = run;
     const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
     // one re-check: its output from "File change detected" to its "Found" line
     const recheck = async (from: number, write: () => void): Promise<{ text: string; end: number }> => {
       write();
       const detected = await until(/File change detected\. Starting incremental compilation\.\.\.\n/, from);
       const found = await until(FOUND, detected);
-      const end = found + (out.slice(found).match(FOUND)?.[0].length ?? 0);
-      return { text: out.slice(detected, end), end };
+      const end = found + (run.out.slice(found).match(FOUND)?.[0].length ?? 0);
+      return { text: run.out.slice(detected, end), end };
     };
     try {
       const first = await until(FOUND, 0);
-      assert.match(out.slice(0, first), /\(9 files checked\)\n/);
-      assert.match(out.slice(first), /^Found 0 errors\./);
-      let end = first + (out.slice(first).match(FOUND)?.[0].length ?? 0);
+      assert.match(run.out.slice(0, first), /\(9 files checked\)\n/);
+      assert.match(run.out.slice(first), /^Found 0 errors\./);
+      let end = first + (run.out.slice(first).match(FOUND)?.[0].length ?? 0);
 
       // `y` leaves Point: app.ts, which imports it, is asked again and now has an error
       const imported = await recheck(end, () => writeFileSync(at('point.ts'), 'export interface Point {\n  x: number;\n}\n'));
@@ -201,7 +184,7 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       assert.match(globals.text, /Found 3 errors\. Watching/);
 
       child.kill('SIGINT');
-      assert.equal(await exited, 130, err);
+      assert.equal(await exited, 130, run.err);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(root, { recursive: true, force: true });
