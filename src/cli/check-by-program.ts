@@ -81,6 +81,10 @@ export interface ProgramWork {
   fileSet: FileSet;
   /** The files to check; the files found through the programs' listings are added. */
   handled: string[];
+  /** `--watch`, a re-check of some files: every file planned (the others keep their reports); default `handled`. */
+  planned?: ReadonlySet<string>;
+  /** The programs to list, each through its first file in `handled`; default every program of the file set. */
+  lists?: readonly TsProgram[];
   /** Program listings per config; the listings asked here are added. */
   listings: Map<string, string[]>;
   isTypeScriptFile: (file: string) => boolean;
@@ -117,9 +121,9 @@ export async function checkProgramByProgram(api: LspActionsApi, io: CliIo, plan:
   const rootOf = engine.serverRootOf?.bind(engine);
   const serversOf = async (file: string): Promise<ServerKey[] | undefined> =>
     rootOf === undefined ? undefined : Promise.all(engine.serversFor(file, plan.workspace).map(async (serverId) => ({ serverId, root: await rootOf(serverId, file, plan.workspace, opts) })));
-  const planned = new Set(handled);
-  // A program is listed through its first planned file, on the server that file's group runs.
-  const members = listingMembers(fileSet.programs, planned);
+  const planned = new Set([...(work.planned ?? []), ...handled]);
+  // A program is listed through its first file checked here, on the server that file's group runs.
+  const members = listingMembers(work.lists ?? fileSet.programs, new Set(handled));
   const unlisted: FileReport[] = [];
   const follow = async (files: readonly string[]): Promise<string[]> => {
     const programs = files.flatMap((file) => members.get(file) ?? []);

@@ -20,12 +20,13 @@ import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { planFileSet, type FileSet } from './check-file-set.ts';
-import { checkProgramByProgram, importedFiles, listingMembers } from './check-by-program.ts';
+import { checkProgramByProgram } from './check-by-program.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import { type CheckTimeline, checkTimeline } from './check-timeline.ts';
 import { type EarlyPlan, fileSetRequest, startEarlyPlan } from './early-plan.ts';
 import { PlanCache, watchChecks } from './check-watch.ts';
 import { WatchAffected } from './watch-affected.ts';
+import { checkWatchRun } from './watch-program-run.ts';
 import { type CheckReport, type CheckSummary, exitCodeOf, failedFileReport, type FileReport, fileReportFrom, outcomeOf, summarize } from './check-report.ts';
 import { type CliIo, resolveWorkspace, SetupError, signalExitCode, stopSignalOf, writeAll } from './cli-io.ts';
 import { formatJson } from './format-json.ts';
@@ -36,7 +37,7 @@ import { INFORMATION_URI, PACKAGE_NAME, PACKAGE_VERSION } from './package-info.t
 import { type CheckCommand, SEVERITY_NAMES } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
-import { createProgress, createStatus } from './progress.ts';
+import { createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
 import { type SolutionReferencesFile, solutionReferencesFile } from './solution-references-map.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
@@ -108,11 +109,12 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
     const affected = new WatchAffected();
+    const watchListings = new Map<string, string[]>();
     return await watchChecks({
       checkOnce: (onSummary, changes) => {
         filePlan.changed(changes);
         affected.begin(changes);
-        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan, affected }).finally(() => (filePlan.ran = true));
+        return checkWith(booted, cmd, io, { ...plan, onSummary, filePlan, affected, watchListings }).finally(() => (filePlan.ran = true));
       },
       onChanges: () => affected.noteChanges(),
       onWatchDegraded: () => affected.watcherDegraded(),
@@ -145,6 +147,8 @@ interface CheckPlan {
   early?: EarlyPlan;
   /** `--watch`: what the previous run keeps, and which files this run asks (watch-affected.ts). */
   affected?: WatchAffected;
+  /** `--watch`: the programs' listings of the previous run (watch-program-run.ts). */
+  watchListings?: Map<string, string[]>;
 }
 
 async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
@@ -217,28 +221,15 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       signal: plan.signal,
     });
     if (selection.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking every file: ${selection.reason}\n`);
-    const recheck = selection.recheck ?? handled;
-    checked = [...selection.kept, ...(await diagnoseWithProgress(api, recheck, cmd, io, plan))];
+    const run = { workspace: plan.workspace, signal: plan.signal, watch: true, progress: cmd.progress };
+    const check = (files: string[], count: (file: string) => void): Promise<FileReport[]> => diagnoseAll(api, files, cmd, plan, count);
+    const previous = plan.watchListings ?? new Map<string, string[]>();
+    const work = { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted, check };
+    const done = await checkWatchRun(api, io, run, { ...work, recheck: selection.recheck, kept: selection.kept, previous });
+    checked = done.reports;
     affected.diagnosed(checked);
-    let count = recheck.length;
-    if (choice !== undefined && !aborted(plan.signal)) {
-      // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
-      const planned = new Set(handled);
-      const members = [...listingMembers(fileSet.programs, planned).values()].flat();
-      const run = { workspace: plan.workspace, signal: plan.signal, watch: true, progress: cmd.progress };
-      const { extra, unlisted, listings: listed } = await importedFiles(api, fileSet, members, planned, isTypeScriptFile, run);
-      for (const [config, files] of listed) listings.set(config, files);
-      checked.push(...unlisted);
-      count += extra.length;
-      if (extra.length > 0) {
-        handled.push(...extra);
-        const imported = new Set(extra);
-        fileSet.unconfigured = fileSet.unconfigured.filter((file) => !imported.has(file));
-        checked.push(...(await diagnoseWithProgress(api, extra, cmd, io, plan)));
-      }
-    }
     affected.listed(listings, fileSet.programs);
-    if (selection.recheck !== undefined) rechecked = count;
+    if (selection.recheck !== undefined) rechecked = done.asked;
   }
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
   if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
@@ -439,25 +430,6 @@ export function filesOnlyInStoppedPrograms(programs: readonly TsProgram[]): Set<
 export const BATCH_SIZE = 50;
 /** Extra time a batch may take per file beyond the run's slack (a loaded machine, a cold project). */
 const PER_FILE_SLACK_MS = 2_000;
-
-/**
- * Files checked in batches of {@link BATCH_SIZE}, `--jobs` batches at once, with a progress line
- * of their own (`--watch`'s re-checks; a whole check has one line for all programs).
- */
-async function diagnoseWithProgress(api: LspActionsApi, files: string[], cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<FileReport[]> {
-  const progress = createProgress(io.stderr, { total: files.length, enabled: cmd.progress });
-  // Each file counts once: as its answer arrives (a batch's files one by one), or when its batch ends.
-  const counted = new Set<string>();
-  try {
-    return await diagnoseAll(api, files, cmd, plan, (file) => {
-      if (counted.has(file)) return;
-      counted.add(file);
-      progress.tick(displayPath(file, io.cwd));
-    });
-  } finally {
-    progress.done();
-  }
-}
 
 /** Files checked in batches of {@link BATCH_SIZE}, `--jobs` batches at once; `count` is told of each file as it is answered. */
 async function diagnoseAll(api: LspActionsApi, files: string[], cmd: CheckCommand, plan: CheckPlan, count: (file: string) => void): Promise<FileReport[]> {

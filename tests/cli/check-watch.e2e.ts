@@ -2,13 +2,15 @@
  * `check --watch` as a user runs it: the built CLI on a real TypeScript project (the embedded
  * typescript-language-server + TypeScript 5.9): the first check, an edit that adds an error →
  * "File change detected", the new error printed in the re-check, "Found 1 error"; the fix →
- * "Found 0 errors"; Ctrl-C (SIGINT) → exit 130 and no language-server process left.
+ * "Found 0 errors"; Ctrl-C (SIGINT) → exit 130 and no language-server process left. And a
+ * solution of more programs than live servers (maxLiveServers 8): every program listed on its
+ * own live server, a re-check in a program whose server was stopped since.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { alive, REPO } from './cli-harness.ts';
 
@@ -182,6 +184,106 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       assert.match(globals.text, /\(9 files checked\)\n/, 'no "re-checked" count: the whole file set was asked');
       assert.match(globals.text, /src\/uses-global\.ts:1:40 error Element implicitly has an 'any' type because type 'typeof globalThis' has no index signature\. \[typescript 7017\]/);
       assert.match(globals.text, /Found 3 errors\. Watching/);
+
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, run.err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+/** `file:line:col code` of every error line of a text report. */
+const errorsOfText = (text: string): string[] => [...text.matchAll(/^(\S+?):(\d+):(\d+) error .* \[typescript (\d+)\]$/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} ${m[4]}`).sort();
+/** The lines of a text report naming a file without a fresh result (`path: failed: …`, `pending`, `stale`). */
+const notFreshLines = (text: string): string[] => text.split('\n').filter((line) => /^\S+: (failed|pending|stale|skipped)\b/.test(line));
+
+/** `file:line:col code` of every error `tsc -b` (TypeScript 5.9, the embedded one) prints. */
+function tscBuildErrors(cwd: string): string[] {
+  const r = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', '--pretty', 'false'], { cwd, encoding: 'utf8' });
+  return [...r.stdout.matchAll(/^(.+?)\((\d+),(\d+)\): error TS(\d+):/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} ${m[4]}`).sort();
+}
+
+/** The tsserver processes under `pid`. */
+function tsserversUnder(pid: number): number[] {
+  return descendants(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('tsserver.js');
+    } catch {
+      return false; // it exited meanwhile
+    }
+  });
+}
+
+describe('check --watch on more programs than live servers', { skip: existsSync(CLI) ? false : 'run `npm run build` first' }, () => {
+  it('lists every program while its server is live, and re-checks a program whose server was stopped since', { timeout: 480_000 }, async () => {
+    // A chain of ten programs (each imports the previous), more than maxLiveServers (8): a
+    // program listed after all were checked was listed through a restarted server that had no
+    // project (`failed`, and p2's import from outside its include went unchecked).
+    const PROGRAMS = 10;
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-programs-'));
+    const write = (path: string, text: string): void => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write('tsconfig.json', JSON.stringify({ files: [], references: Array.from({ length: PROGRAMS }, (_, i) => ({ path: `./p${i}` })) }));
+    write('shared/helper.ts', 'export const helper: number = "not a number";\n');
+    for (let i = 0; i < PROGRAMS; i += 1) {
+      const references = i === 0 ? {} : { references: [{ path: `../p${i - 1}` }] };
+      write(`p${i}/tsconfig.json`, JSON.stringify({ compilerOptions: { composite: true, strict: true, outDir: 'out', rootDir: 'src' }, include: ['src'], ...references }));
+      const upstream = i === 0 ? '' : `import { v${i - 1} } from '../../p${i - 1}/src/index';\n`;
+      const helper = i === 2 ? "import { helper } from '../../shared/helper';\nexport const h: number = helper;\n" : '';
+      write(`p${i}/src/index.ts`, `${upstream}${helper}export const v${i}: number = ${i === 0 ? '0' : `v${i - 1} + 1`};\n${i === PROGRAMS - 1 ? `export const wrong: string = v${i};\n` : ''}`);
+    }
+    // a file nobody imports, in the first program (whose server the later programs' push out)
+    write('p0/src/leaf.ts', 'export const leaf: number = 1;\n');
+    const built = tscBuildErrors(root);
+    assert.ok(built.includes('shared/helper.ts:1:14 2322') && built.includes(`p${PROGRAMS - 1}/src/index.ts:3:14 2322`), built.join(', '));
+    for (let i = 0; i < PROGRAMS; i += 1) rmSync(join(root, `p${i}`, 'out'), { recursive: true, force: true });
+
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--wait-ms', '150000', '.'], root);
+    const { child, exited, until } = run;
+    const FOUND = /\[\d\d:\d\d:\d\d\] Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    /** The report printed from `from` up to the next "Found" line (included), and where it ends. */
+    const report = async (from: number): Promise<{ text: string; end: number }> => {
+      const found = await until(FOUND, from);
+      const end = found + (run.out.slice(found).match(FOUND)?.[0].length ?? 0);
+      return { text: run.out.slice(from, end), end };
+    };
+    const FILES = PROGRAMS + 2; // every index.ts, leaf.ts, and shared/helper.ts (imported by p2 from outside its include)
+    try {
+      const first = await report(0);
+      assert.deepEqual(notFreshLines(first.text), [], 'every program listed, every file fresh');
+      assert.match(first.text, new RegExp(`\\(${FILES} files checked\\)\\n`), 'every file of every program');
+      assert.match(first.text, /Found \d+ errors\. Watching for file changes\.\n$/, 'no file without a fresh result');
+      assert.deepEqual(errorsOfText(first.text), built);
+      const warm = tsserversUnder(child.pid as number);
+      assert.ok(warm.length > 0 && warm.length <= 8, `at most maxLiveServers tsservers live: ${warm.length}`);
+
+      // p0's server was stopped for the later programs' (least recently used): the re-check starts one
+      writeFileSync(join(root, 'p0', 'src', 'leaf.ts'), "export const leaf: number = 'one';\n");
+      const detected = await until(/File change detected\. Starting incremental compilation\.\.\.\n/, first.end);
+      const second = await report(detected);
+      assert.deepEqual(notFreshLines(second.text), []);
+      assert.match(second.text, new RegExp(`\\(${FILES} files checked(, \\d+ re-checked)?\\)\\n`));
+      assert.match(second.text, /Found \d+ errors\. Watching for file changes\.\n$/);
+      assert.deepEqual(errorsOfText(second.text), [...built, 'p0/src/leaf.ts:1:14 2322'].sort());
+      const now = tsserversUnder(child.pid as number);
+      assert.ok(now.some((pid) => !warm.includes(pid)), 'a server was started again for the re-check');
+      assert.ok(now.length <= 8, `at most maxLiveServers tsservers live: ${now.length}`);
+
+      // The last program, which nothing imports: only its file is asked again (and what p2 imports
+      // from outside its include); the other programs keep their listings, their servers not restarted.
+      const last = `p${PROGRAMS - 1}/src/index.ts`;
+      writeFileSync(join(root, last), readFileSync(join(root, last), 'utf8').replace(`wrong: string = v${PROGRAMS - 1}`, `wrong: string = String(v${PROGRAMS - 1})`));
+      const fixed = await until(/File change detected\. Starting incremental compilation\.\.\.\n/, second.end);
+      const third = await report(fixed);
+      assert.deepEqual(notFreshLines(third.text), []);
+      assert.match(third.text, new RegExp(`\\(${FILES} files checked, 2 re-checked\\)\\n`), 'the edited file and shared/helper.ts');
+      assert.deepEqual(errorsOfText(third.text), [...built.filter((error) => !error.startsWith(last)), 'p0/src/leaf.ts:1:14 2322'].sort());
+      const later = tsserversUnder(child.pid as number);
+      assert.deepEqual(later.filter((pid) => !now.includes(pid)), [], 'no server started for the programs not re-checked');
 
       child.kill('SIGINT');
       assert.equal(await exited, 130, run.err);
