@@ -182,6 +182,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);
   const handled = fileSet.files.filter((file) => !stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
+  const judgedEarly = fileSet.files.filter((file) => stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
   const unserved = fileSet.files.filter((file) => api.engine.serversFor(file, plan.workspace).length === 0);
   const hinted = new Set([...unservedByGroup(unserved).values()].flat());
   for (const file of unserved) {
@@ -242,7 +243,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);
   const checkedPaths = new Set(checked.map((report) => report.path));
-  const files = [...compilerReports(fileSet, checkedPaths), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...compilerReports(fileSet, checkedPaths, judgedEarly), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const stopped = stopSignalOf(plan.signal);
   const report: CheckReport = {
     workspaceRoot: plan.workspace,
@@ -402,15 +403,18 @@ function markStaleOutputs(checked: FileReport[], fileSet: FileSet, listings: Rea
 /**
  * What the compiler reported before checking: config problems (on the config, `config: true`)
  * and, for programs that stop there, syntax errors — unless the file was checked by a server,
- * whose answer has them too.
+ * whose answer has them too. Every file of a program that stopped was judged (parsed: its
+ * syntax errors would be reported) and is reported, with no problem when it has none.
+ * @param judged the planned files only programs that stopped have
  */
-function compilerReports(fileSet: FileSet, checked: ReadonlySet<string>): FileReport[] {
+function compilerReports(fileSet: FileSet, checked: ReadonlySet<string>, judged: readonly string[]): FileReport[] {
   const out: FileReport[] = [];
   for (const [path, diagnostics] of fileSet.configErrors) {
     const isConfig = path.endsWith('.json') || path.endsWith('.toml');
     if (!isConfig && checked.has(path)) continue;
     out.push({ path, state: 'fresh', diagnostics, truncated: false, ...(isConfig ? { config: true as const } : {}) });
   }
+  for (const path of judged) if (!checked.has(path) && !fileSet.configErrors.has(path)) out.push({ path, state: 'fresh', diagnostics: [], truncated: false });
   return out;
 }
 

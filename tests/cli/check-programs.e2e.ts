@@ -186,6 +186,8 @@ describe('a TypeScript 7 workspace is checked by TypeScript 7', { timeout: TIMEO
     const r = await check(root, ['.']);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    // tsc parsed every file before it stopped (a syntax error would have been reported): all judged
+    assert.deepEqual(checkedFiles(r.doc), ['src/geometry.ts', 'src/main.ts', 'src/ok.ts', 'src/scale.ts']);
   });
 
   it('a syntax error: only the syntax error, as its tsc', async () => {
@@ -195,11 +197,20 @@ describe('a TypeScript 7 workspace is checked by TypeScript 7', { timeout: TIMEO
     const r = await check(root, ['.']);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(errorsOf(r.doc), tsc.errors);
+    // Every file of the program was judged (parsed: no other syntax error), not only the broken one:
+    // the count is the program's files, as TypeScript 5.9's path counts them (once said "1 file checked").
+    const judged = ['src/broken.ts', 'src/geometry.ts', 'src/main.ts', 'src/ok.ts', 'src/scale.ts'];
+    assert.deepEqual(checkedFiles(r.doc), judged);
+    assert.equal(r.doc.summary.files, judged.length);
+    assert.deepEqual(r.doc.files.filter((f) => f.state !== 'fresh').map((f) => f.path), []);
+    const text = await spawnCli(MAIN, ['check', '--wait-ms', '150000', '--no-progress', '.'], { cwd: root, env, timeoutMs: TIMEOUT });
+    assert.match(text.stdout, /^1 error, 0 warnings in 1 file \(5 files checked\)$/m, text.stdout);
     // The file given by name is judged in its program, by the same rule.
     const named = await check(root, ['src/broken.ts']);
     assert.equal(named.code, 1, named.stderr);
     assert.deepEqual(errorsOf(named.doc), tsc.errors);
     assert.deepEqual(named.doc.programs?.map((config) => config.replace(/\\/g, '/').split('/').pop()), ['tsconfig.json']);
+    assert.deepEqual(checkedFiles(named.doc), ['src/broken.ts'], 'narrowed to the file named, as with TypeScript 5.9');
   });
 
   it('a tsconfig that is not valid JSON: its TS1005, exit 1', async () => {
