@@ -38,6 +38,7 @@ import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
 import { createProgress, createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
+import { signaturePluginProbe } from './signature-plugin-probe.ts';
 import { type SolutionReferencesFile, solutionReferencesFile } from './solution-references-map.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
@@ -78,6 +79,9 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   const native = choice.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   // tsserver reads the projects `tsc -b` builds before a program from source (decision 0108).
   const solution = native === undefined ? solutionReferencesFile() : undefined;
+  // `--watch`: tsserver answers declaration signatures (tsc's builder rule for importers, decision 0109).
+  const signatures = native === undefined && cmd.watch ? signaturePluginProbe() : undefined;
+  const tsserverOptions = { tsserver: { path: choice.serverPath }, ...(signatures === undefined ? {} : { plugins: [signatures.plugin] }) };
   const prepared = prepareComposition(
     cmd,
     {
@@ -86,7 +90,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       editor: false,
       plugin: { diagnosticsWaitMs: waitMs },
       ...(native === undefined
-        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.serverPath } }, ...(solution === undefined ? {} : { env: solution.env }) } } }
+        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
         : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
     },
     io,
@@ -125,6 +129,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   } finally {
     await booted.dispose();
     solution?.dispose();
+    signatures?.dispose();
   }
 }
 
@@ -218,9 +223,21 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     });
     if (selection.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking every file: ${selection.reason}\n`);
     const recheck = selection.recheck ?? handled;
-    checked = [...selection.kept, ...(await diagnoseWithProgress(api, recheck, cmd, io, plan))];
-    affected.diagnosed(checked);
+    const asked = await diagnoseWithProgress(api, recheck, cmd, io, plan);
     let count = recheck.length;
+    checked = [...selection.kept, ...asked];
+    if (selection.deferred === true) {
+      // the importers were kept on the condition that the changed files' declarations did not change (decision 0109);
+      // interrupted, none is kept (the interrupt leaves the files not asked out of the report)
+      const settled = await affected.settle(asked);
+      if (settled.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking the importers: ${settled.reason}\n`);
+      if (settled.recheck.length > 0) {
+        const again = new Set(settled.recheck);
+        checked = [...checked.filter((report) => !again.has(report.path)), ...(await diagnoseWithProgress(api, settled.recheck, cmd, io, plan))];
+        count += settled.recheck.length;
+      }
+    }
+    affected.diagnosed(checked);
     if (choice !== undefined && !aborted(plan.signal)) {
       // What the programs import from outside their `include` is checked by `tsc -p`; check it too.
       const planned = new Set(handled);
