@@ -300,7 +300,8 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
           : formatText(report, summary);
   await writeAll(io.stdout, text);
   plan.timeline.mark('report written');
-  if (stopped === undefined) plan.affected?.finished();
+  // the declaration signatures are taken after the report, while the watch waits for a change
+  if (stopped === undefined) void plan.affected?.finished();
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
     if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);

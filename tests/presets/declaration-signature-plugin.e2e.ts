@@ -1,0 +1,110 @@
+/**
+ * The declaration-signature plugin in a real tsserver (the project's TypeScript 5.9), loaded the
+ * way `check --watch` loads it (a probe folder, `--globalPlugins`, `--pluginProbeLocations`) and
+ * asked over tsserver's own protocol: a comment or a function body edit keeps a file's
+ * signature, an exported type's change moves it (as `tsc --watch`'s builder decides), under
+ * `noEmit` and without `declaration`; a script or `declare global` is global; a `.d.ts`, a
+ * JavaScript file, a file outside every project and a program with `removeComments` get none.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { signaturePluginProbe } from '../../src/cli/signature-plugin-probe.ts';
+
+const require = createRequire(import.meta.url);
+const TSSERVER = join(dirname(require.resolve('typescript/package.json')), 'lib', 'tsserver.js');
+const ws = mkdtempSync(join(tmpdir(), 'dsh-signature-plugin-'));
+const at = (...parts: string[]): string => join(ws, ...parts);
+const probe = signaturePluginProbe();
+
+/** A tsserver with the plugin: one request at a time, answered by `request_seq`. */
+function startTsserver() {
+  const child = spawn(process.execPath, [TSSERVER, '--globalPlugins', probe.plugin.name, '--pluginProbeLocations', probe.plugin.location, '--disableAutomaticTypingAcquisition'], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  let seq = 0;
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += String(chunk);
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      if (!line.startsWith('{')) continue;
+      const message = JSON.parse(line) as Record<string, unknown>;
+      if (message.type === 'response') waiting.get(message.request_seq as number)?.(message);
+    }
+  });
+  const request = (command: string, args: unknown): Promise<Record<string, unknown>> =>
+    new Promise((resolve) => {
+      seq += 1;
+      waiting.set(seq, resolve);
+      child.stdin.write(`${JSON.stringify({ seq, type: 'request', command, arguments: args })}\n`);
+    });
+  return { child, request };
+}
+
+let server: ReturnType<typeof startTsserver>;
+
+/** Opens the file with `text` (or sets its open text) and asks its signature. */
+async function signatureWith(path: string, text: string): Promise<unknown> {
+  await server.request('updateOpen', { openFiles: [{ file: path, fileContent: text }] });
+  const answer = await server.request('dshDeclarationSignatures', { files: [path] });
+  assert.equal(answer.success, true, JSON.stringify(answer));
+  return (answer.body as Record<string, unknown>)[path];
+}
+
+before(() => {
+  mkdirSync(at('app', 'src'), { recursive: true });
+  mkdirSync(at('stripped', 'src'), { recursive: true });
+  writeFileSync(at('app', 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"allowJs":true,"checkJs":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+  writeFileSync(at('app', 'src', 'ambient.d.ts'), 'declare const ambient: number;\n');
+  writeFileSync(at('app', 'src', 'legacy.js'), 'export const legacy = 1;\n');
+  writeFileSync(at('stripped', 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"removeComments":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+  writeFileSync(at('stripped', 'src', 'a.ts'), 'export const a = 1;\n');
+  server = startTsserver();
+});
+after(() => {
+  server?.child.kill();
+  probe.dispose();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+describe('declaration-signature plugin (real tsserver)', () => {
+  it("keeps a file's signature across comment and body edits, moves it when an exported type changes", { timeout: 120_000 }, async () => {
+    const shared = at('app', 'src', 'shared.ts');
+    const base = 'export interface Point { x: number; y: number }\nexport function origin() {\n  return { x: 0, y: 0 };\n}\n';
+    const first = (await signatureWith(shared, base)) as { signature: string; global: boolean };
+    assert.match(first.signature, /^[0-9a-f]{64}$/);
+    assert.equal(first.global, false);
+    assert.deepEqual(await signatureWith(shared, `// a comment\n${base}`), first, 'a comment line');
+    assert.deepEqual(await signatureWith(shared, base.replace('return { x: 0, y: 0 };', 'const z = 0;\n  return { x: z, y: z };')), first, 'a body, same inferred type');
+    const inferred = (await signatureWith(shared, base.replace('return { x: 0, y: 0 };', "return { x: 0, y: 0, label: 'o' };"))) as { signature: string };
+    assert.notEqual(inferred.signature, first.signature, 'the inferred return type changed');
+    const member = (await signatureWith(shared, base.replace('y: number }', 'y: number; z?: number }'))) as { signature: string };
+    assert.notEqual(member.signature, first.signature, 'an interface member added');
+    assert.deepEqual(await signatureWith(shared, base), first, 'back to the first text');
+  });
+
+  it('says a script or a declare global is global; a module is not', { timeout: 120_000 }, async () => {
+    const file = at('app', 'src', 'scope.ts');
+    assert.equal(((await signatureWith(file, 'export const n = 1;\n')) as { global: boolean }).global, false);
+    assert.equal(((await signatureWith(file, 'const n = 1;\n')) as { global: boolean }).global, true, 'a script');
+    assert.equal(((await signatureWith(file, 'export {};\ndeclare global {\n  var g: number;\n}\n')) as { global: boolean }).global, true);
+    assert.equal(((await signatureWith(file, "export {};\ndeclare module 'node:fs' {\n  const extra: number;\n}\n")) as { global: boolean }).global, true, 'a module augmentation');
+    // `/* export */` in a comment does not make a module (a text test would say so)
+    assert.equal(((await signatureWith(file, '/*\nexport const fake = 1;\n*/\nconst n = 1;\n')) as { global: boolean }).global, true);
+  });
+
+  it('vouches for no .d.ts, JavaScript, file outside a project, or program that strips comments', { timeout: 120_000 }, async () => {
+    await server.request('updateOpen', { openFiles: [{ file: at('app', 'src', 'ambient.d.ts') }, { file: at('app', 'src', 'legacy.js') }, { file: at('stripped', 'src', 'a.ts') }] });
+    const files = [at('app', 'src', 'ambient.d.ts'), at('app', 'src', 'legacy.js'), at('stripped', 'src', 'a.ts'), at('nowhere', 'b.ts')];
+    const answer = await server.request('dshDeclarationSignatures', { files });
+    assert.equal(answer.success, true, JSON.stringify(answer));
+    assert.deepEqual(answer.body, Object.fromEntries(files.map((file) => [file, null])));
+  });
+});
