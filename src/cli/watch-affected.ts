@@ -271,9 +271,10 @@ export class WatchAffected {
     }
     const changed = declarationsChanged(deferred.map((s) => ({ ...s, now: now.get(s.path) })));
     if (changed === undefined) return { recheck: [] };
+    if (changed.everything) return this.askKeptAgain(() => true, changed.why);
     const affected = await this.dependentsOf(run, deferred.map((s) => s.path));
-    if (typeof affected === 'string') return this.askKeptAgain(() => true, `${changed}; ${affected}`);
-    return this.askKeptAgain((path) => affected.has(path), changed);
+    if (typeof affected === 'string') return this.askKeptAgain(() => true, `${changed.why}; ${affected}`);
+    return this.askKeptAgain((path) => affected.has(path), changed.why);
   }
 
   /** Takes the kept files that `which` picks out of the kept ones: the run asks them. */

@@ -104,18 +104,28 @@ export class WatchDeclarations {
   }
 }
 
+/** Why an edit's importers must be asked again; `everything`: every file must be. */
+export interface DeclarationsChange {
+  why: string;
+  everything: boolean;
+}
+
 /**
  * Whether an edit left every changed file's declarations as they were (tsc's builder rule).
  * @param sources the changed files: each with the signature of its old text (the one the
  *   kept verdicts were judged with) and the one just taken for its new text
- * @returns why the importers must be asked again, or undefined when none must
+ * @returns why the importers must be asked again — every file when a changed file declares
+ *   globals now or its program's files changed — or undefined when none must
  */
-export function declarationsChanged(sources: ReadonlyArray<{ path: string; before: DeclarationSignature | undefined; now: DeclarationSignature | undefined }>): string | undefined {
+export function declarationsChanged(
+  sources: ReadonlyArray<{ path: string; before: DeclarationSignature | undefined; now: DeclarationSignature | undefined }>,
+): DeclarationsChange | undefined {
   for (const { path, before, now } of sources) {
-    if (before === undefined) return `the declarations ${path} was last judged with are not known`;
-    if (now === undefined) return `the server gave no declaration signature of ${path}`;
-    if (before.global || now.global) return `${path} declares globals (or did)`;
-    if (before.signature !== now.signature) return `${path}'s declarations changed`;
+    if (before === undefined || before.global) return { why: `the declarations ${path} was last judged with are not known (or global)`, everything: false };
+    if (now === undefined) return { why: `the server gave no declaration signature of ${path}`, everything: false };
+    if (now.global) return { why: `${path} declares globals now`, everything: true };
+    if (before.program !== now.program) return { why: `the files of ${path}'s program changed`, everything: true };
   }
-  return undefined;
+  const changed = sources.find(({ before, now }) => before?.signature !== now?.signature);
+  return changed === undefined ? undefined : { why: `${changed.path}'s declarations changed`, everything: false };
 }

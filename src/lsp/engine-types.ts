@@ -384,6 +384,8 @@ export interface DeclarationSignature {
   signature: string;
   /** The file reaches other files without an import (a script, `declare global`, `declare module`). */
   global: boolean;
+  /** Hash of the file names of the file's program (a file joining or leaving it can reach every file). */
+  program: string;
 }
 
 export interface LspEngineApi {

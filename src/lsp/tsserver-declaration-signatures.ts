@@ -40,7 +40,9 @@ export async function requestDeclarationSignatures(
   const out = new Map<string, DeclarationSignature>();
   for (const path of paths) {
     const entry = answer.body[path];
-    if (isObject(entry) && typeof entry.signature === 'string' && typeof entry.global === 'boolean') out.set(path, { signature: entry.signature, global: entry.global });
+    if (isObject(entry) && typeof entry.signature === 'string' && typeof entry.global === 'boolean' && typeof entry.program === 'string') {
+      out.set(path, { signature: entry.signature, global: entry.global, program: entry.program });
+    }
   }
   return out;
 }

@@ -12,8 +12,14 @@
  * project service's `getDefaultProjectForFile`, the language service's `getEmitOutput`). A file
  * the plugin cannot vouch for is answered `null` (the caller then re-checks as before): no
  * project, not a TypeScript source (`.d.ts` and JavaScript: the builder uses their version as the
- * signature), `removeComments` on (a JSDoc `@deprecated` then changes importers' suggestions
- * without changing the `.d.ts`), or no single `.d.ts` emitted.
+ * signature), `removeComments` or `stripInternal` on (the `.d.ts` then leaves out what importers
+ * in the same program still see: a JSDoc `@deprecated`, an `@internal` member), a class member
+ * declared `private` (the `.d.ts` says `private p;` without its type, yet an importer's
+ * `foo['p']` reads it — `tsc --watch` misses that change, measured), or no single `.d.ts` emitted.
+ *
+ * Each answer also carries a hash of the file names of the file's program: a file joining or
+ * leaving the program (an edit's new `import` of a script, a `/// <reference types>`) can
+ * reach every file although no declaration changed.
  */
 import { createHash } from 'node:crypto';
 import type ts from 'typescript';
@@ -27,6 +33,8 @@ export interface DeclarationSignature {
   signature: string;
   /** The file's declarations reach other files without an import (a change reaches every file). */
   global: boolean;
+  /** sha256 of the file names of the file's program. */
+  program: string;
 }
 
 type Ts = typeof ts;
@@ -50,16 +58,39 @@ export function affectsGlobalScope(typescript: Ts, file: ts.SourceFile): boolean
 
 /**
  * @param typescript the server's TypeScript
+ * @param file a source file
+ * @returns whether a class member (or constructor parameter property) is declared `private`
+ */
+export function hasPrivateMembers(typescript: Ts, file: ts.SourceFile): boolean {
+  const visit = (node: ts.Node): boolean => {
+    // `modifiers` read as a plain property: TypeScript 4.x has no `getModifiers`
+    const modifiers = (node as { modifiers?: readonly ts.Node[] }).modifiers;
+    if (modifiers?.some((modifier) => modifier.kind === typescript.SyntaxKind.PrivateKeyword) === true) return true;
+    return typescript.forEachChild(node, visit) === true;
+  };
+  return visit(file);
+}
+
+/** @returns sha256 of the program's file names, sorted */
+export function programHash(program: ts.Program): string {
+  const names = program.getSourceFiles().map((file) => file.fileName);
+  return createHash('sha256').update(names.sort().join('\n')).digest('hex');
+}
+
+/**
+ * @param typescript the server's TypeScript
  * @param project the file's project
  * @param fileName the file
+ * @param programHashOf the hash of a program's file names (cached by the caller per request)
  * @returns its signature, or null when the plugin cannot vouch for one
  */
-export function signatureOf(typescript: Ts, project: ts.server.Project, fileName: string): DeclarationSignature | null {
+export function signatureOf(typescript: Ts, project: ts.server.Project, fileName: string, programHashOf: (program: ts.Program) => string = programHash): DeclarationSignature | null {
   if (!TS_SOURCE.test(fileName) || DTS.test(fileName)) return null;
-  if (project.getCompilationSettings().removeComments === true) return null;
+  const settings = project.getCompilationSettings();
+  if (settings.removeComments === true || settings.stripInternal === true) return null;
   const program = project.getLanguageService().getProgram();
   const file = program?.getSourceFile(fileName);
-  if (program === undefined || file === undefined) return null;
+  if (program === undefined || file === undefined || hasPrivateMembers(typescript, file)) return null;
   const output = project.getLanguageService().getEmitOutput(fileName, /* emitOnlyDtsFiles */ true, /* forceDtsEmit */ true);
   const declarations = output.outputFiles.filter((out) => DTS.test(out.name));
   if (declarations.length !== 1) return null;
@@ -69,7 +100,7 @@ export function signatureOf(typescript: Ts, project: ts.server.Project, fileName
     const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}(${diagnostic.start},${diagnostic.length})`;
     text += `\n${where}${diagnostic.category}${diagnostic.code}: ${typescript.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   }
-  return { signature: createHash('sha256').update(text).digest('hex'), global: affectsGlobalScope(typescript, file) };
+  return { signature: createHash('sha256').update(text).digest('hex'), global: affectsGlobalScope(typescript, file), program: programHashOf(program) };
 }
 
 /** The session's handler is added once per process (each project calls `create`). */
@@ -92,10 +123,12 @@ export default function declarationSignaturePlugin(modules: { typescript: Ts }):
         const args = request.arguments as { files?: unknown } | undefined;
         const files = Array.isArray(args?.files) ? args.files.filter((file): file is string => typeof file === 'string') : [];
         const body: Record<string, DeclarationSignature | null> = {};
+        const hashes = new Map<ts.Program, string>();
+        const programHashOf = (program: ts.Program): string => hashes.get(program) ?? (hashes.set(program, programHash(program)).get(program) as string);
         for (const file of files) {
           try {
             const project = service.getDefaultProjectForFile(typescript.server.toNormalizedPath(file), /* ensureProject */ false);
-            body[file] = project === undefined ? null : signatureOf(typescript, project, file);
+            body[file] = project === undefined ? null : signatureOf(typescript, project, file, programHashOf);
           } catch {
             // swallowed: a file the compiler cannot emit has no signature; the caller re-checks as before
             body[file] = null;

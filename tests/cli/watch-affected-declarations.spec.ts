@@ -103,7 +103,7 @@ const edit = (name: string, text: string): { path: string; kind: 'changed' } => 
   return { path: file(name), kind: 'changed' };
 };
 
-const sig = (signature: string, global = false): DeclarationSignature => ({ signature, global });
+const sig = (signature: string, global = false, program = 'p1'): DeclarationSignature => ({ signature, global, program });
 
 describe("WatchAffected with declaration signatures: tsc's builder rule", () => {
   let watch: WatchAffected;
@@ -148,19 +148,27 @@ describe("WatchAffected with declaration signatures: tsc's builder rule", () => 
     assert.deepEqual(app.asked, [file('app.ts')], 'app.ts#2 before and after its own edit');
   });
 
-  it('asks the importers when the changed file declares globals now (or did), or its new signature is not given', async () => {
+  it('asks every file when the changed file declares globals now (by the compiler) or its program gained or lost a file', async () => {
     await cycle(watch, [], run(signatures, { planReused: false }));
     signatures.set(file('point.ts'), sig(`${file('point.ts')}#1`, true));
     const global = await cycle(watch, [edit('point.ts', '// x\nexport interface Point { x: number; y: number }\n')], run(signatures));
-    assert.deepEqual(global.asked, [file('app.ts'), file('main.ts'), file('point.ts')]);
-    // the old text's signature is now a global one: the next edit asks the importers too
+    assert.deepEqual(global.asked, ALL.slice().sort());
+    // the old text's signature is now a global one: the next edit walks the importers at once
     signatures.set(file('point.ts'), sig(`${file('point.ts')}#1`));
     const was = await cycle(watch, [edit('point.ts', '// xy\nexport interface Point { x: number; y: number }\n')], run(signatures));
-    assert.equal(was.selection.deferred, undefined, 'the old signature is global: the importers are walked at once');
+    assert.equal(was.selection.deferred, undefined);
     assert.deepEqual(was.asked, [file('app.ts'), file('main.ts'), file('point.ts')]);
+    // an edit that pulls a new file into the program (same declarations): every file
+    signatures.set(file('point.ts'), sig(`${file('point.ts')}#1`, false, 'p2'));
+    const joined = await cycle(watch, [edit('point.ts', "import './polyfill.js';\nexport interface Point { x: number; y: number }\n")], run(signatures));
+    assert.deepEqual(joined.asked, ALL.slice().sort());
+  });
+
+  it('asks the importers when the new text gets no signature', async () => {
+    await cycle(watch, [], run(signatures, { planReused: false }));
     signatures.delete(file('point.ts'));
     const none = await cycle(watch, [edit('point.ts', '// xyz\nexport interface Point { x: number; y: number }\n')], run(signatures));
-    assert.deepEqual(none.asked, [file('app.ts'), file('main.ts'), file('point.ts')], 'no signature for the new text');
+    assert.deepEqual(none.asked, [file('app.ts'), file('main.ts'), file('point.ts')]);
   });
 
   it('asks the importers when the old text has no signature (the server did not vouch for one)', async () => {

@@ -3,8 +3,10 @@
  * way `check --watch` loads it (a probe folder, `--globalPlugins`, `--pluginProbeLocations`) and
  * asked over tsserver's own protocol: a comment or a function body edit keeps a file's
  * signature, an exported type's change moves it (as `tsc --watch`'s builder decides), under
- * `noEmit` and without `declaration`; a script or `declare global` is global; a `.d.ts`, a
- * JavaScript file, a file outside every project and a program with `removeComments` get none.
+ * `noEmit` and without `declaration`; a file joining the program moves the program hash; a
+ * script or `declare global` is global; a `.d.ts`, a JavaScript file, a file outside every
+ * project, a class with a `private` member and a program with `removeComments` or
+ * `stripInternal` get none.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -61,6 +63,13 @@ async function signatureWith(path: string, text: string): Promise<unknown> {
 before(() => {
   mkdirSync(at('app', 'src'), { recursive: true });
   mkdirSync(at('stripped', 'src'), { recursive: true });
+  mkdirSync(at('internal', 'src'), { recursive: true });
+  mkdirSync(at('app', 'lib'), { recursive: true });
+  writeFileSync(at('app', 'lib', 'outside.ts'), 'export const outside = 1;\n');
+  writeFileSync(at('internal', 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"stripInternal":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+  writeFileSync(at('internal', 'src', 'i.ts'), 'export const i = 1;\n');
+  writeFileSync(at('app', 'src', 'private.ts'), 'export class Foo {\n  private p = 1;\n}\n');
+  writeFileSync(at('app', 'src', 'hash-private.ts'), 'export class Bar {\n  #p = 1;\n  get p() {\n    return this.#p;\n  }\n}\n');
   writeFileSync(at('app', 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"allowJs":true,"checkJs":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
   writeFileSync(at('app', 'src', 'ambient.d.ts'), 'declare const ambient: number;\n');
   writeFileSync(at('app', 'src', 'legacy.js'), 'export const legacy = 1;\n');
@@ -88,6 +97,10 @@ describe('declaration-signature plugin (real tsserver)', () => {
     const member = (await signatureWith(shared, base.replace('y: number }', 'y: number; z?: number }'))) as { signature: string };
     assert.notEqual(member.signature, first.signature, 'an interface member added');
     assert.deepEqual(await signatureWith(shared, base), first, 'back to the first text');
+    // a file outside `include` joins the program through an import used in a body only
+    const joined = (await signatureWith(shared, `import { outside } from '../lib/outside.js';\n${base.replace('return { x: 0, y: 0 };', 'return { x: outside, y: 0 };')}`)) as { signature: string; program: string };
+    assert.equal(joined.signature, first.signature, 'the declarations are the same');
+    assert.notEqual(joined.program, (first as unknown as { program: string }).program, "the program's files are not");
   });
 
   it('says a script or a declare global is global; a module is not', { timeout: 120_000 }, async () => {
@@ -101,10 +114,12 @@ describe('declaration-signature plugin (real tsserver)', () => {
   });
 
   it('vouches for no .d.ts, JavaScript, file outside a project, or program that strips comments', { timeout: 120_000 }, async () => {
-    await server.request('updateOpen', { openFiles: [{ file: at('app', 'src', 'ambient.d.ts') }, { file: at('app', 'src', 'legacy.js') }, { file: at('stripped', 'src', 'a.ts') }] });
-    const files = [at('app', 'src', 'ambient.d.ts'), at('app', 'src', 'legacy.js'), at('stripped', 'src', 'a.ts'), at('nowhere', 'b.ts')];
-    const answer = await server.request('dshDeclarationSignatures', { files });
+    const files = [at('app', 'src', 'ambient.d.ts'), at('app', 'src', 'legacy.js'), at('stripped', 'src', 'a.ts'), at('internal', 'src', 'i.ts'), at('app', 'src', 'private.ts'), at('nowhere', 'b.ts')];
+    await server.request('updateOpen', { openFiles: [...files.slice(0, -1), at('app', 'src', 'hash-private.ts')].map((file) => ({ file })) });
+    const answer = await server.request('dshDeclarationSignatures', { files: [...files, at('app', 'src', 'hash-private.ts')] });
     assert.equal(answer.success, true, JSON.stringify(answer));
-    assert.deepEqual(answer.body, Object.fromEntries(files.map((file) => [file, null])));
+    const body = answer.body as Record<string, unknown>;
+    assert.deepEqual(Object.fromEntries(files.map((file) => [file, body[file]])), Object.fromEntries(files.map((file) => [file, null])));
+    assert.equal(typeof (body[at('app', 'src', 'hash-private.ts')] as { signature?: unknown } | null)?.signature, 'string', 'an ECMAScript #private field cannot be read from outside: vouched for');
   });
 });
