@@ -13,9 +13,15 @@
  * the plugin cannot vouch for is answered `null` (the caller then re-checks as before): no
  * project, not a TypeScript source (`.d.ts` and JavaScript: the builder uses their version as the
  * signature), `removeComments` or `stripInternal` on (the `.d.ts` then leaves out what importers
- * in the same program still see: a JSDoc `@deprecated`, an `@internal` member), a class member
- * declared `private` (the `.d.ts` says `private p;` without its type, yet an importer's
- * `foo['p']` reads it — `tsc --watch` misses that change, measured), or no single `.d.ts` emitted.
+ * in the same program still see: a JSDoc `@deprecated`, an `@internal` member), or no single
+ * `.d.ts` emitted.
+ *
+ * A class member declared `private` is emitted as `private p;`, without its type, yet an
+ * importer's `foo['p']` reads that type (`tsc --watch` misses such a change, measured). So a file
+ * with one hashes, besides its `.d.ts`, the text of its private members and of its top-level
+ * statements that are not exported (what a private member's type can depend on without the
+ * `.d.ts` showing it; what it imports has its own signature, whose change re-checks this
+ * file's importers too); such a file with a namespace gets no signature.
  *
  * Each answer also carries a hash of the file names of the file's program: a file joining or
  * leaving the program (an edit's new `import` of a script, a `/// <reference types>`) can
@@ -56,19 +62,33 @@ export function affectsGlobalScope(typescript: Ts, file: ts.SourceFile): boolean
   );
 }
 
+/** @returns whether the node carries the modifier (read as a plain property: TypeScript 4.x has no `getModifiers`) */
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return (node as { modifiers?: readonly ts.Node[] }).modifiers?.some((modifier) => modifier.kind === kind) === true;
+}
+
 /**
+ * What a file's `.d.ts` leaves out of its `private` members' types.
  * @param typescript the server's TypeScript
  * @param file a source file
- * @returns whether a class member (or constructor parameter property) is declared `private`
+ * @returns '' without private members; else the text of each private member and of each
+ *   top-level statement not exported; undefined when the file also has a namespace (whose inner
+ *   statements would need the same care)
  */
-export function hasPrivateMembers(typescript: Ts, file: ts.SourceFile): boolean {
-  const visit = (node: ts.Node): boolean => {
-    // `modifiers` read as a plain property: TypeScript 4.x has no `getModifiers`
-    const modifiers = (node as { modifiers?: readonly ts.Node[] }).modifiers;
-    if (modifiers?.some((modifier) => modifier.kind === typescript.SyntaxKind.PrivateKeyword) === true) return true;
-    return typescript.forEachChild(node, visit) === true;
+export function privateSurface(typescript: Ts, file: ts.SourceFile): string | undefined {
+  const privates: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (hasModifier(node, typescript.SyntaxKind.PrivateKeyword)) privates.push(node.getText(file));
+    typescript.forEachChild(node, visit);
   };
-  return visit(file);
+  visit(file);
+  if (privates.length === 0) return '';
+  const statements = file.statements;
+  if (statements.some((statement) => typescript.isModuleDeclaration(statement))) return undefined;
+  const local = statements.filter(
+    (statement) => !hasModifier(statement, typescript.SyntaxKind.ExportKeyword) && !typescript.isExportDeclaration(statement) && !typescript.isExportAssignment(statement),
+  );
+  return [...privates, ...local.map((statement) => statement.getText(file))].join('\n');
 }
 
 /** @returns sha256 of the program's file names, sorted */
@@ -90,12 +110,15 @@ export function signatureOf(typescript: Ts, project: ts.server.Project, fileName
   if (settings.removeComments === true || settings.stripInternal === true) return null;
   const program = project.getLanguageService().getProgram();
   const file = program?.getSourceFile(fileName);
-  if (program === undefined || file === undefined || hasPrivateMembers(typescript, file)) return null;
+  if (program === undefined || file === undefined) return null;
+  const privates = privateSurface(typescript, file);
+  if (privates === undefined) return null;
   const output = project.getLanguageService().getEmitOutput(fileName, /* emitOnlyDtsFiles */ true, /* forceDtsEmit */ true);
   const declarations = output.outputFiles.filter((out) => DTS.test(out.name));
   if (declarations.length !== 1) return null;
   // the builder hashes the text without the source map comment, then the emit's diagnostics
   let text = (declarations[0] as ts.OutputFile).text.replace(/\n\/\/# sourceMappingURL=[^\n]*\s*$/, '\n');
+  if (privates !== '') text += `\n/* private */\n${privates}`;
   for (const diagnostic of output.diagnostics) {
     const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}(${diagnostic.start},${diagnostic.length})`;
     text += `\n${where}${diagnostic.category}${diagnostic.code}: ${typescript.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;

@@ -3,9 +3,10 @@
  * way `check --watch` loads it (a probe folder, `--globalPlugins`, `--pluginProbeLocations`) and
  * asked over tsserver's own protocol: a comment or a function body edit keeps a file's
  * signature, an exported type's change moves it (as `tsc --watch`'s builder decides), under
- * `noEmit` and without `declaration`; a file joining the program moves the program hash; a
- * script or `declare global` is global; a `.d.ts`, a JavaScript file, a file outside every
- * project, a class with a `private` member and a program with `removeComments` or
+ * `noEmit` and without `declaration`; a private member's type (which the `.d.ts` leaves out)
+ * moves it too; a file joining the program moves the program hash; a script or `declare
+ * global` is global; a `.d.ts`, a JavaScript file, a file outside every project, a class with
+ * a `private` member next to a namespace and a program with `removeComments` or
  * `stripInternal` get none.
  */
 import assert from 'node:assert/strict';
@@ -68,8 +69,7 @@ before(() => {
   writeFileSync(at('app', 'lib', 'outside.ts'), 'export const outside = 1;\n');
   writeFileSync(at('internal', 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"stripInternal":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
   writeFileSync(at('internal', 'src', 'i.ts'), 'export const i = 1;\n');
-  writeFileSync(at('app', 'src', 'private.ts'), 'export class Foo {\n  private p = 1;\n}\n');
-  writeFileSync(at('app', 'src', 'hash-private.ts'), 'export class Bar {\n  #p = 1;\n  get p() {\n    return this.#p;\n  }\n}\n');
+  writeFileSync(at('app', 'src', 'private-ns.ts'), 'export class Foo {\n  private p = 1;\n}\nexport namespace N {\n  export const n = 1;\n}\n');
   writeFileSync(at('app', 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"allowJs":true,"checkJs":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
   writeFileSync(at('app', 'src', 'ambient.d.ts'), 'declare const ambient: number;\n');
   writeFileSync(at('app', 'src', 'legacy.js'), 'export const legacy = 1;\n');
@@ -103,6 +103,15 @@ describe('declaration-signature plugin (real tsserver)', () => {
     assert.notEqual(joined.program, (first as unknown as { program: string }).program, "the program's files are not");
   });
 
+  it("moves with a private member's type, which the .d.ts leaves out (tsc --watch's builder does not)", { timeout: 120_000 }, async () => {
+    const file = at('app', 'src', 'private.ts');
+    const base = 'function seed() {\n  return 1;\n}\nexport class Foo {\n  private p = seed();\n  get q(): number {\n    return 2;\n  }\n}\n';
+    const first = await signatureWith(file, base);
+    assert.deepEqual(await signatureWith(file, base.replace('return 2;', 'const two = 2;\n    return two;')), first, 'a public getter body, typed');
+    assert.notDeepEqual(await signatureWith(file, base.replace('return 1;', "return 'one';")), first, "a local function's inferred type, read by the private member");
+    assert.notDeepEqual(await signatureWith(file, base.replace('private p = seed();', 'private p = [seed()];')), first, 'the private member itself');
+  });
+
   it('says a script or a declare global is global; a module is not', { timeout: 120_000 }, async () => {
     const file = at('app', 'src', 'scope.ts');
     assert.equal(((await signatureWith(file, 'export const n = 1;\n')) as { global: boolean }).global, false);
@@ -114,12 +123,10 @@ describe('declaration-signature plugin (real tsserver)', () => {
   });
 
   it('vouches for no .d.ts, JavaScript, file outside a project, or program that strips comments', { timeout: 120_000 }, async () => {
-    const files = [at('app', 'src', 'ambient.d.ts'), at('app', 'src', 'legacy.js'), at('stripped', 'src', 'a.ts'), at('internal', 'src', 'i.ts'), at('app', 'src', 'private.ts'), at('nowhere', 'b.ts')];
-    await server.request('updateOpen', { openFiles: [...files.slice(0, -1), at('app', 'src', 'hash-private.ts')].map((file) => ({ file })) });
-    const answer = await server.request('dshDeclarationSignatures', { files: [...files, at('app', 'src', 'hash-private.ts')] });
+    const files = [at('app', 'src', 'ambient.d.ts'), at('app', 'src', 'legacy.js'), at('stripped', 'src', 'a.ts'), at('internal', 'src', 'i.ts'), at('app', 'src', 'private-ns.ts'), at('nowhere', 'b.ts')];
+    await server.request('updateOpen', { openFiles: files.slice(0, -1).map((file) => ({ file })) });
+    const answer = await server.request('dshDeclarationSignatures', { files });
     assert.equal(answer.success, true, JSON.stringify(answer));
-    const body = answer.body as Record<string, unknown>;
-    assert.deepEqual(Object.fromEntries(files.map((file) => [file, body[file]])), Object.fromEntries(files.map((file) => [file, null])));
-    assert.equal(typeof (body[at('app', 'src', 'hash-private.ts')] as { signature?: unknown } | null)?.signature, 'string', 'an ECMAScript #private field cannot be read from outside: vouched for');
+    assert.deepEqual(answer.body, Object.fromEntries(files.map((file) => [file, null])));
   });
 });
