@@ -301,7 +301,9 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   await writeAll(io.stdout, text);
   plan.timeline.mark('report written');
   // the declaration signatures are taken after the report, while the watch waits for a change
-  if (stopped === undefined) void plan.affected?.finished();
+  if (stopped === undefined) {
+    void plan.affected?.finished().then((taken) => cmd.logLevel === 'debug' && io.stderr.write(`debug: declaration signatures known for ${plural(taken, 'file')}\n`));
+  }
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
     if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);

@@ -369,21 +369,21 @@ export class WatchAffected {
    * The run ended with its report: its memory is trusted by the next. A file whose stat moved
    * since its scope was read may have been judged with another text: its scope is forgotten.
    * The declaration signatures of the files the run judged are then taken, in the background.
-   * @returns once they are (the next selection waits for them too)
+   * @returns once they are (the next selection waits for them too): how many of the run's
+   *   files have one
    */
-  finished(): Promise<void> {
+  finished(): Promise<number> {
     for (const [path, scope] of this.scopes) if (currentSignature(path) !== scope.signature) this.scopes.delete(path);
     this.finishedRun = true;
     // the declaration signatures of the files this run judged fresh, for their next edit
     const run = this.run;
-    if (run === undefined || typeof run.engine.declarationSignatures !== 'function') return Promise.resolve();
+    if (run === undefined || typeof run.engine.declarationSignatures !== 'function') return Promise.resolve(0);
     const judgedAt = new Map<string, string>();
     for (const [path, report] of this.reports) {
       const scope = this.scopes.get(path);
       if (scope !== undefined && report.state === 'fresh' && !this.keptPaths.has(path) && run.onlyTypeScript(path)) judgedAt.set(path, scope.signature);
     }
-    this.declarations.record(run.engine, run.workspace, judgedAt);
-    return this.declarations.recorded();
+    return this.declarations.record(run.engine, run.workspace, judgedAt);
   }
 }
 

@@ -92,15 +92,14 @@ export class WatchDeclarations {
    * @param engine the engine
    * @param root workspace root
    * @param judgedAt the files the run asked and found fresh, each with its stat then
+   * @returns once recorded: how many files have a signature for their judged text now
    */
-  record(engine: SignatureEngine, root: string, judgedAt: ReadonlyMap<string, string>): void {
+  record(engine: SignatureEngine, root: string, judgedAt: ReadonlyMap<string, string>): Promise<number> {
     const wanted = new Map([...judgedAt].filter(([path, stat]) => this.at(path, stat) === undefined));
-    this.recording = this.recording
-      .then(() => this.ask(engine, root, wanted))
-      .then(
-        () => undefined,
-        () => undefined,
-      );
+    const known = (): number => [...judgedAt].filter(([path, stat]) => this.at(path, stat) !== undefined).length;
+    const done = this.recording.then(() => this.ask(engine, root, wanted)).then(known, known);
+    this.recording = done.then(() => undefined);
+    return done;
   }
 }
 

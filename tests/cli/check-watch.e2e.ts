@@ -158,10 +158,17 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--pretty', 'false', '-p', '.'], { cwd: root, encoding: 'utf8' });
       return [...tsc.stdout.matchAll(/^(\S+)\((\d+),(\d+)\): error TS(\d+):/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} TS${m[4]}`).sort();
     };
-    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '.'], root);
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
     const { child, exited, until } = run;
     const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    let runs = 0;
     const recheck = async (from: number, write: () => void): Promise<{ text: string; end: number }> => {
+      // the signatures of the files a run judged are taken after its report: an edit before that is judged without them
+      runs += 1;
+      while ((run.err.match(/^debug: declaration signatures known for/gm) ?? []).length < runs) {
+        if (child.exitCode !== null) assert.fail(`exited: ${run.err}`);
+        await new Promise((resolve) => child.stderr.once('data', resolve));
+      }
       write();
       const detected = await until(/File change detected\. Starting incremental compilation\.\.\.\n/, from);
       const found = await until(FOUND, detected);
