@@ -78,6 +78,27 @@ function startWatch(argv: string[], cwd: string, opts: { env?: NodeJS.ProcessEnv
   return run;
 }
 
+/**
+ * @returns one re-check of a `--log-level debug` watch: waits until the previous runs' declaration
+ *   signatures are taken (after each report; an edit before that is judged without them), writes,
+ *   and returns the output from "File change detected" to its "Found" line
+ */
+function signedRechecks(run: ReturnType<typeof startWatch>, found: RegExp): (from: number, write: () => void) => Promise<{ text: string; end: number }> {
+  let runs = 0;
+  return async (from, write) => {
+    runs += 1;
+    while ((run.err.match(/^debug: declaration signatures known for/gm) ?? []).length < runs) {
+      if (run.child.exitCode !== null) assert.fail(`exited: ${run.err}`);
+      await new Promise((resolve) => run.child.stderr.once('data', resolve));
+    }
+    write();
+    const detected = await run.until(/File change detected\. Starting incremental compilation\.\.\.\n/, from);
+    const at = await run.until(found, detected);
+    const end = at + (run.out.slice(at).match(found)?.[0].length ?? 0);
+    return { text: run.out.slice(detected, end), end };
+  };
+}
+
 /** The errors a report prints, as `path:line:col TScode`. */
 function printedErrors(text: string): string[] {
   return [...text.matchAll(/^(\S+):(\d+):(\d+) error .*\[typescript (\d+)\]$/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} TS${m[4]}`).sort();
@@ -161,20 +182,7 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
     const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
     const { child, exited, until } = run;
     const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
-    let runs = 0;
-    const recheck = async (from: number, write: () => void): Promise<{ text: string; end: number }> => {
-      // the signatures of the files a run judged are taken after its report: an edit before that is judged without them
-      runs += 1;
-      while ((run.err.match(/^debug: declaration signatures known for/gm) ?? []).length < runs) {
-        if (child.exitCode !== null) assert.fail(`exited: ${run.err}`);
-        await new Promise((resolve) => child.stderr.once('data', resolve));
-      }
-      write();
-      const detected = await until(/File change detected\. Starting incremental compilation\.\.\.\n/, from);
-      const found = await until(FOUND, detected);
-      const end = found + (run.out.slice(found).match(FOUND)?.[0].length ?? 0);
-      return { text: run.out.slice(detected, end), end };
-    };
+    const recheck = signedRechecks(run, FOUND);
     try {
       const first = await until(FOUND, 0);
       assert.match(run.out.slice(0, first), /\(11 files checked\)\n/);
@@ -203,6 +211,37 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       assert.match(shifted.text, /src\/shared\.ts:5:3 note 'z' is declared here\./);
       assert.deepEqual(printedErrors(shifted.text), tscErrors());
 
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, run.err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("sees a private member's new type that the .d.ts leaves out (tsc --watch does not), and keeps the importers for a public body edit", { timeout: 240_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-private-'));
+    const at = (name: string): string => join(root, 'src', name);
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+    const foo = 'export class Foo {\n  private p = 1;\n  size(): number {\n    return 1;\n  }\n}\n';
+    writeFileSync(at('foo.ts'), foo);
+    writeFileSync(at('use.ts'), "import { Foo } from './foo.js';\nexport const n: number = new Foo()['p'];\n");
+    for (let i = 0; i < 3; i++) writeFileSync(at(`leaf${i}.ts`), `export const leaf${i} = ${i};\n`);
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { child, exited, until } = run;
+    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    const recheck = signedRechecks(run, FOUND);
+    try {
+      const first = await until(FOUND, 0);
+      assert.match(run.out.slice(first), /^Found 0 errors\./);
+      const end = first + (run.out.slice(first).match(FOUND)?.[0].length ?? 0);
+      const body = await recheck(end, () => writeFileSync(at('foo.ts'), foo.replace('return 1;', 'const one = 1;\n    return one;')));
+      assert.match(body.text, /\(5 files checked, 1 re-checked\)\n/);
+      // `private p` is emitted without its type: the text of the private member counts too
+      const typed = await recheck(body.end, () => writeFileSync(at('foo.ts'), foo.replace('private p = 1;', "private p = 'one';")));
+      assert.match(typed.text, /src\/use\.ts:2:14 error Type 'string' is not assignable to type 'number'\. \[typescript 2322\]/);
+      assert.match(typed.text, /\(5 files checked, 2 re-checked\)\n/);
       child.kill('SIGINT');
       assert.equal(await exited, 130, run.err);
     } finally {
