@@ -6,8 +6,8 @@
  * "Found N error(s). Watching for file changes." line with the expected N.
  *
  * `--edit shared` edits `src/core/types.ts` instead, which every module imports: a comment line
- * added and removed (the error count stays 1). `tsc --watch`'s builder sees the declarations
- * unchanged and re-checks that file alone; `check --watch` asks every importer again.
+ * added and removed (the error count stays 1). Both see the declarations unchanged and
+ * re-check that file alone (`tsc --watch`'s builder; `check --watch` by the same rule, decision 0109).
  *
  * Usage: `node bench/watch-vs-tsc.ts [--rounds 10] [--edit leaf|shared]` (after `npm run build`).
  */

@@ -39,6 +39,7 @@ import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { colorEnabled, formatPretty } from './pretty-text.ts';
 import { createStatus } from './progress.ts';
 import { missingServerLines, nothingToCheckMessage, unservedByGroup } from './missing-servers.ts';
+import { signaturePluginProbe } from './signature-plugin-probe.ts';
 import { type SolutionReferencesFile, solutionReferencesFile } from './solution-references-map.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
@@ -79,6 +80,9 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   const native = choice.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   // tsserver reads the projects `tsc -b` builds before a program from source (decision 0108).
   const solution = native === undefined ? solutionReferencesFile() : undefined;
+  // `--watch`: tsserver answers declaration signatures (tsc's builder rule for importers, decision 0109).
+  const signatures = native === undefined && cmd.watch ? signaturePluginProbe() : undefined;
+  const tsserverOptions = { tsserver: { path: choice.serverPath }, ...(signatures === undefined ? {} : { plugins: [signatures.plugin] }) };
   const prepared = prepareComposition(
     cmd,
     {
@@ -87,7 +91,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       editor: false,
       plugin: { diagnosticsWaitMs: waitMs },
       ...(native === undefined
-        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: { tsserver: { path: choice.serverPath } }, ...(solution === undefined ? {} : { env: solution.env }) } } }
+        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
         : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
     },
     io,
@@ -127,6 +131,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   } finally {
     await booted.dispose();
     solution?.dispose();
+    signatures?.dispose();
   }
 }
 
@@ -226,11 +231,24 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
     const check = (files: string[], count: (file: string) => void): Promise<FileReport[]> => diagnoseAll(api, files, cmd, plan, count);
     const previous = plan.watchListings ?? new Map<string, string[]>();
     const work = { fileSet, handled, listings, isTypeScriptFile, listPrograms: choice !== undefined, prestarted, check };
-    const done = await checkWatchRun(api, io, run, { ...work, recheck: selection.recheck, kept: selection.kept, previous });
+    let done = await checkWatchRun(api, io, run, { ...work, recheck: selection.recheck, kept: selection.kept, previous });
     checked = done.reports;
+    let asked = done.asked;
+    if (selection.deferred === true) {
+      // the importers were kept on the condition that the changed files' declarations did not change (decision 0109);
+      // interrupted, none is kept (the interrupt leaves the files not asked out of the report)
+      const changed = new Set(selection.recheck ?? []);
+      const settled = await affected.settle(checked.filter((report) => changed.has(report.path)));
+      if (settled.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking the importers: ${settled.reason}\n`);
+      if (settled.recheck.length > 0) {
+        done = await checkWatchRun(api, io, run, { ...work, recheck: settled.recheck, kept: checked, previous });
+        checked = done.reports;
+        asked += done.asked;
+      }
+    }
     affected.diagnosed(checked);
     affected.listed(listings, fileSet.programs);
-    if (selection.recheck !== undefined) rechecked = done.asked;
+    if (selection.recheck !== undefined) rechecked = asked;
   }
   // tsc's rule: a program with syntax errors reports those only (TypeScript 7: from its listing).
   if (choice?.kind === 'tsserver' && !aborted(plan.signal)) {
@@ -275,7 +293,10 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
           : formatText(report, summary);
   await writeAll(io.stdout, text);
   plan.timeline.mark('report written');
-  if (stopped === undefined) plan.affected?.finished();
+  // the declaration signatures are taken after the report, while the watch waits for a change
+  if (stopped === undefined) {
+    void plan.affected?.finished().then((taken) => cmd.logLevel === 'debug' && io.stderr.write(`debug: declaration signatures known for ${plural(taken, 'file')}\n`));
+  }
   if (stopped !== undefined) {
     // The text format ends with the interrupted line; the others say it in the document, and here.
     if (cmd.format !== 'text') io.stderr.write(`interrupted (${stopped}): ${summary.files} of ${plural(handled.length, 'file')} checked\n`);

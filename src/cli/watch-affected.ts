@@ -21,15 +21,24 @@
  *   the importers reached are fewer than half the planned files (else asking all costs the same);
  * - a kept report was `fresh`, and of a file only the TypeScript server judges (another server,
  *   say a linter or pyright, cannot say what reaches its files); anything else is asked again.
+ *
+ * Where every changed file's declaration signature is known for the text the kept verdicts were
+ * judged with (watch-declarations.ts, docs/decisions/0109-watch-declaration-signatures.md), the
+ * importers are not walked at first: the run asks the changed files only ({@link
+ * AffectedSelection.deferred}), then {@link WatchAffected.settle} compares their new signatures
+ * — `tsc --watch`'s builder rule — and asks the importers (as above) only when one changed or
+ * is not known. A kept report with a related location in a changed file is asked again anyway
+ * (its line numbers there may have moved).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
-import type { LspEngineApi } from '../lsp/engine-types.ts';
+import type { DeclarationSignature, LspEngineApi } from '../lsp/engine-types.ts';
 import { type Dependents, findDependents, isGlobalScope } from '../feedback/dependents.ts';
 import type { FileChange } from './check-watch.ts';
 import type { FileReport } from './check-report.ts';
 import { ancestorConfigs } from './typescript-programs.ts';
 import { signatureOf, UnwatchedFiles } from './unwatched-files.ts';
+import { declarationsChanged, WatchDeclarations } from './watch-declarations.ts';
 
 /** Files the compiler reads as TypeScript/JavaScript source (their text can declare globals). */
 const SOURCE = /\.[cm]?[jt]sx?$/;
@@ -42,6 +51,11 @@ export interface AffectedSelection {
   kept: FileReport[];
   /** Why the whole file set is re-checked (for `--log-level debug`). */
   reason?: string;
+  /**
+   * The kept reports include the changed files' importers, on the condition that the changed
+   * files' declarations did not change: once `recheck` is diagnosed, call {@link WatchAffected.settle}.
+   */
+  deferred?: true;
 }
 
 /** What a selection needs of the run. */
@@ -57,7 +71,7 @@ export interface SelectionRun {
    * judges too (or instead) is asked every run, since only tsserver can say what reaches it.
    */
   onlyTypeScript: (path: string) => boolean;
-  engine: Pick<LspEngineApi, 'fileImporters' | 'projectFiles'>;
+  engine: Pick<LspEngineApi, 'fileImporters' | 'projectFiles' | 'declarationSignatures'>;
   signal?: AbortSignal | undefined;
 }
 
@@ -126,6 +140,12 @@ export class WatchAffected {
   private moved: string | undefined;
   /** A change was seen since the running run began. */
   private changedSinceBegin = false;
+  /** Declaration signatures of the files' texts as judged. */
+  private readonly declarations = new WatchDeclarations();
+  /** The running run (for settling and recording). */
+  private run: SelectionRun | undefined;
+  /** A deferred selection's changed files, each with its old text's signature. */
+  private deferred: Array<{ path: string; before: DeclarationSignature | undefined }> | undefined;
 
   /** @param changes what changed since the previous run started; a run begins */
   begin(changes: readonly FileChange[]): void {
@@ -166,6 +186,9 @@ export class WatchAffected {
    * @returns the files to re-check (undefined: all) and the reports kept
    */
   async select(run: SelectionRun): Promise<AffectedSelection> {
+    await this.declarations.recorded();
+    this.run = run;
+    this.deferred = undefined;
     this.planned = new Set(run.planned);
     this.unwatched ??= new UnwatchedFiles(run.workspace);
     this.moved = this.unwatched.moved();
@@ -175,20 +198,19 @@ export class WatchAffected {
     const old = new Map(sources.map((path) => [path, this.scopes.get(path)] as const));
     this.recordScopes(run, sources);
     const reason = this.whyEverything(run, old);
-    if (reason !== undefined) return { recheck: undefined, kept: [], reason };
-    let found: Dependents;
-    try {
-      const signal = run.signal ?? new AbortController().signal;
-      // once half the planned files are dependents, asking all costs about the same as walking on
-      const enough = (files: readonly string[]): boolean => files.length * 2 >= run.planned.length;
-      found = await findDependents({ engine: run.engine, readText }, run.workspace, sources.map((path) => ({ path, kind: 'changed', since: 0 })), [], signal, enough);
-    } catch (error) {
-      if (run.signal?.aborted === true) throw error;
-      return { recheck: undefined, kept: [], reason: `finding the dependents failed: ${(error as Error).message}` };
+    if (reason !== undefined) {
+      this.declarations.forgetAll();
+      return { recheck: undefined, kept: [], reason };
     }
-    if (found.cut === true) return { recheck: undefined, kept: [], reason: `the change reaches ${found.files.length} or more of the ${run.planned.length} files` };
-    if (found.unknown.length > 0) return { recheck: undefined, kept: [], reason: `no server could say what imports ${found.unknown.join(', ')}` };
-    const affected = new Set([...sources, ...found.files]);
+    const before = sources.map((path) => ({ path, before: this.declarations.at(path, (old.get(path) as Scope).signature) }));
+    if (typeof run.engine.declarationSignatures === 'function' && before.every((s) => s.before !== undefined && !s.before.global)) {
+      return this.deferImporters(run, before);
+    }
+    const affected = await this.dependentsOf(run, sources);
+    if (typeof affected === 'string') {
+      this.declarations.forgetAll();
+      return { recheck: undefined, kept: [], reason: affected };
+    }
     const recheck: string[] = [];
     const kept: FileReport[] = [];
     for (const path of run.planned) {
@@ -197,7 +219,89 @@ export class WatchAffected {
       else kept.push(report);
     }
     this.keptPaths = new Set(kept.map((report) => report.path));
+    this.declarations.forget(recheck);
     return { recheck, kept };
+  }
+
+  /**
+   * The changed files (and what is asked every run) now; their importers' reports kept on the
+   * condition that their declarations did not change ({@link settle}).
+   */
+  private deferImporters(run: SelectionRun, before: Array<{ path: string; before: DeclarationSignature | undefined }>): AffectedSelection {
+    const sources = new Set(before.map((s) => s.path));
+    const recheck: string[] = [];
+    const kept: FileReport[] = [];
+    for (const path of run.planned) {
+      const report = this.reports.get(path);
+      if (sources.has(path) || report === undefined || report.state !== 'fresh' || !run.onlyTypeScript(path) || pointsInto(report, sources)) recheck.push(path);
+      else kept.push(report);
+    }
+    this.deferred = before;
+    this.keptPaths = new Set(kept.map((report) => report.path));
+    this.declarations.forget(recheck);
+    return { recheck, kept, deferred: true };
+  }
+
+  /**
+   * After a deferred selection's files are diagnosed: whether the changed files' declarations
+   * are unchanged (their importers' reports stand), else which kept files to ask after all — the
+   * changed files' importers, or every kept file when those cannot be found.
+   * @param diagnosed the reports of the files this run asked
+   * @returns the kept files to ask now (removed from the kept ones), and why
+   */
+  async settle(diagnosed: readonly FileReport[]): Promise<{ recheck: string[]; reason?: string }> {
+    const deferred = this.deferred;
+    const run = this.run;
+    this.deferred = undefined;
+    if (deferred === undefined || run === undefined) return { recheck: [] };
+    if (run.signal?.aborted === true) return this.askKeptAgain(() => true, 'the run was interrupted');
+    const fresh = new Set(diagnosed.filter((report) => report.state === 'fresh').map((report) => report.path));
+    // the new texts' stats: read when this run selected, the server judged them fresh since
+    const judgedAt = new Map<string, string>();
+    for (const { path } of deferred) {
+      const scope = this.scopes.get(path);
+      if (scope !== undefined && fresh.has(path)) judgedAt.set(path, scope.signature);
+    }
+    let now: Map<string, DeclarationSignature>;
+    try {
+      now = await this.declarations.ask(run.engine, run.workspace, judgedAt, run.signal);
+    } catch (error) {
+      if (isAborted(run.signal)) throw error;
+      now = new Map();
+    }
+    const changed = declarationsChanged(deferred.map((s) => ({ ...s, now: now.get(s.path) })));
+    if (changed === undefined) return { recheck: [] };
+    if (changed.everything) return this.askKeptAgain(() => true, changed.why);
+    const affected = await this.dependentsOf(run, deferred.map((s) => s.path));
+    if (typeof affected === 'string') return this.askKeptAgain(() => true, `${changed.why}; ${affected}`);
+    return this.askKeptAgain((path) => affected.has(path), changed.why);
+  }
+
+  /** Takes the kept files that `which` picks out of the kept ones: the run asks them. */
+  private askKeptAgain(which: (path: string) => boolean, reason: string): { recheck: string[]; reason: string } {
+    const recheck = [...this.keptPaths].filter(which);
+    for (const path of recheck) this.keptPaths.delete(path);
+    this.declarations.forget(recheck);
+    return { recheck, reason };
+  }
+
+  /**
+   * @returns the changed files and their transitive importers, or why they cannot be known
+   */
+  private async dependentsOf(run: SelectionRun, sources: readonly string[]): Promise<Set<string> | string> {
+    let found: Dependents;
+    try {
+      const signal = run.signal ?? new AbortController().signal;
+      // once half the planned files are dependents, asking all costs about the same as walking on
+      const enough = (files: readonly string[]): boolean => files.length * 2 >= run.planned.length;
+      found = await findDependents({ engine: run.engine, readText }, run.workspace, sources.map((path) => ({ path, kind: 'changed', since: 0 })), [], signal, enough);
+    } catch (error) {
+      if (run.signal?.aborted === true) throw error;
+      return `finding the dependents failed: ${(error as Error).message}`;
+    }
+    if (found.cut === true) return `the change reaches ${found.files.length} or more of the ${run.planned.length} files`;
+    if (found.unknown.length > 0) return `no server could say what imports ${found.unknown.join(', ')}`;
+    return new Set([...sources, ...found.files]);
   }
 
   /** Why a selection must re-check every file (undefined when only the affected files need it). */
@@ -264,9 +368,31 @@ export class WatchAffected {
   /**
    * The run ended with its report: its memory is trusted by the next. A file whose stat moved
    * since its scope was read may have been judged with another text: its scope is forgotten.
+   * The declaration signatures of the files the run judged are then taken, in the background.
+   * @returns once they are (the next selection waits for them too): how many of the run's
+   *   files have one
    */
-  finished(): void {
+  finished(): Promise<number> {
     for (const [path, scope] of this.scopes) if (currentSignature(path) !== scope.signature) this.scopes.delete(path);
     this.finishedRun = true;
+    // the declaration signatures of the files this run judged fresh, for their next edit
+    const run = this.run;
+    if (run === undefined || typeof run.engine.declarationSignatures !== 'function') return Promise.resolve(0);
+    const judgedAt = new Map<string, string>();
+    for (const [path, report] of this.reports) {
+      const scope = this.scopes.get(path);
+      if (scope !== undefined && report.state === 'fresh' && !this.keptPaths.has(path) && run.onlyTypeScript(path)) judgedAt.set(path, scope.signature);
+    }
+    return this.declarations.record(run.engine, run.workspace, judgedAt);
   }
+}
+
+/** Whether a report has a related location in one of the files (its line there may have moved). */
+function pointsInto(report: FileReport, files: ReadonlySet<string>): boolean {
+  return report.diagnostics.some((diagnostic) => diagnostic.related?.some((related) => files.has(related.path)) === true);
+}
+
+/** Whether the signal aborted (read afresh: after an await it may have). */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

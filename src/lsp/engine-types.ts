@@ -378,6 +378,16 @@ export interface LiveServerInfo {
  * (server id, root) once, brings the server's copy of the document up to date (disk content
  * through the fs seam, or `target.text`), then asks. Errors are {@link ActionError}s.
  */
+/** A file's declaration signature (see {@link LspEngineApi.declarationSignatures}). */
+export interface DeclarationSignature {
+  /** Hash of the file's emitted declarations and the declaration emit's diagnostics. */
+  signature: string;
+  /** The file reaches other files without an import (a script, `declare global`, `declare module`). */
+  global: boolean;
+  /** Hash of the file names of the file's program (a file joining or leaving it can reach every file). */
+  program: string;
+}
+
 export interface LspEngineApi {
   /** Server ids routed to the file, in order; empty when none handles it. */
   serversFor(path: string, root: string): string[];
@@ -445,6 +455,15 @@ export interface LspEngineApi {
    * ({@link filesChanged}): the answer describes the program the server has now.
    */
   fileImporters(path: string, root: string, opts?: CallOptions): Promise<string[] | undefined>;
+
+  /**
+   * The declaration signatures of files (`tsc --watch`'s builder rule: the hash of the file's
+   * emitted `.d.ts`), from a tsserver that loaded this package's signature plugin (`check
+   * --watch`'s). A file no server could vouch for is absent (no plugin, another strategy, no
+   * project, a `.d.ts` or JavaScript file). Ask after the server has the files' current text
+   * (after their diagnostics): the answer describes the program the server has now.
+   */
+  declarationSignatures?(paths: readonly string[], root: string, opts?: CallOptions): Promise<Map<string, DeclarationSignature>>;
 
   /** Completion from the first server that advertises it. */
   completion(target: DocumentTarget, position: Position, opts?: CallOptions): Promise<CompletionResult>;

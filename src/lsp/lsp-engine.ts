@@ -20,6 +20,7 @@ import type {
   CompletionItemInfo,
   CompletionResult,
   BatchDiagnosticsEntry,
+  DeclarationSignature,
   DependencyChangeEvent,
   DiagnosticsEvent,
   WatchDegradedEvent,
@@ -46,6 +47,7 @@ import { mergeDiagnostics } from './merge-diagnostics.ts';
 import { ServerPool } from './server-pool.ts';
 import { ServerRouter } from './server-routing.ts';
 import { ServerSessions } from './server-sessions.ts';
+import { requestDeclarationSignatures } from './tsserver-declaration-signatures.ts';
 import { requestFileImporters } from './tsserver-file-importers.ts';
 import { requestProjectFiles } from './tsserver-project-files.ts';
 import type { FileChange } from './watched-files.ts';
@@ -253,6 +255,33 @@ export class LspEngine implements LspEngineApi {
 
   fileImporters(path: string, root: string, opts: CallOptions = {}): Promise<string[] | undefined> {
     return this.askTsserver(path, root, opts, requestFileImporters);
+  }
+
+  async declarationSignatures(paths: readonly string[], root: string, opts: CallOptions = {}): Promise<Map<string, DeclarationSignature>> {
+    this.guard();
+    // one request per server process: the files grouped by the root the first routed server uses
+    const groups = new Map<string, { serverId: string; serverRoot: string; paths: string[] }>();
+    for (const path of paths) {
+      const serverId = this.router.route(path, root)[0]?.serverId;
+      if (serverId === undefined) continue;
+      const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
+      const key = `${serverId}\0${serverRoot}`;
+      const group = groups.get(key) ?? { serverId, serverRoot, paths: [] };
+      group.paths.push(path);
+      groups.set(key, group);
+    }
+    const out = new Map<string, DeclarationSignature>();
+    for (const group of groups.values()) {
+      const lease = await this.pool.lease(group.serverId, group.serverRoot, opts.signal);
+      try {
+        if (this.collectors.get(lease.client)?.strategy !== 'tsserver') continue;
+        const answered = await requestDeclarationSignatures(lease.client, group.paths, opts.signal);
+        for (const [path, signature] of answered ?? []) out.set(path, signature);
+      } finally {
+        lease.release();
+      }
+    }
+    return out;
   }
 
   /** Asks the first tsserver-backed server routed to `path` that can answer; undefined when none can. */

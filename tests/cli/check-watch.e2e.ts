@@ -80,6 +80,32 @@ function startWatch(argv: string[], cwd: string, opts: { env?: NodeJS.ProcessEnv
   return run;
 }
 
+/**
+ * @returns one re-check of a `--log-level debug` watch: waits until the previous runs' declaration
+ *   signatures are taken (after each report; an edit before that is judged without them), writes,
+ *   and returns the output from "File change detected" to its "Found" line
+ */
+function signedRechecks(run: ReturnType<typeof startWatch>, found: RegExp): (from: number, write: () => void) => Promise<{ text: string; end: number }> {
+  let runs = 0;
+  return async (from, write) => {
+    runs += 1;
+    while ((run.err.match(/^debug: declaration signatures known for/gm) ?? []).length < runs) {
+      if (run.child.exitCode !== null) assert.fail(`exited: ${run.err}`);
+      await new Promise((resolve) => run.child.stderr.once('data', resolve));
+    }
+    write();
+    const detected = await run.until(/File change detected\. Starting incremental compilation\.\.\.\n/, from);
+    const at = await run.until(found, detected);
+    const end = at + (run.out.slice(at).match(found)?.[0].length ?? 0);
+    return { text: run.out.slice(detected, end), end };
+  };
+}
+
+/** The errors a report prints, as `path:line:col TScode`. */
+function printedErrors(text: string): string[] {
+  return [...text.matchAll(/^(\S+):(\d+):(\d+) error .*\[typescript (\d+)\]$/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} TS${m[4]}`).sort();
+}
+
 describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? false : 'run `npm run build` first' }, () => {
   it('re-checks on an edit, prints the new error, exits 130 on Ctrl-C leaving no server', { timeout: 240_000 }, async () => {
     const run = startWatch(['check', '--watch', '--typescript', 'embedded', '.'], ws);
@@ -130,6 +156,94 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       assert.match(run.out.slice(at), /^Found 1 error\./, 'the last edit was judged');
       const said = run.err.split('\n').filter((line) => /^warning: watching .* is degraded/.test(line));
       assert.equal(said.length, 1, `said once: ${run.err}`);
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, run.err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the importers' reports when a shared file's declarations stay the same (tsc's builder rule), re-checks them when they change", { timeout: 240_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-declarations-'));
+    const at = (name: string): string => join(root, 'src', name);
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+    const shared = 'export interface Point {\n  x: number;\n  y: number;\n}\nexport function make(x: number, y: number): Point {\n  return { x, y };\n}\n';
+    writeFileSync(at('shared.ts'), shared);
+    writeFileSync(at('a.ts'), "import { make } from './shared.js';\nexport const a = make(1, 2);\n");
+    writeFileSync(at('b.ts'), "import type { Point } from './shared.js';\nexport const b: Point = { x: 1, y: 2 };\n");
+    writeFileSync(at('c.ts'), "import { a } from './a.js';\nexport const c: number = a.x;\n");
+    writeFileSync(at('d.ts'), "import { make } from './shared.js';\nexport const d: string = make(1, 2).x;\n");
+    for (let i = 0; i < 6; i++) writeFileSync(at(`leaf${i}.ts`), `export const leaf${i} = ${i};\n`);
+    // the error set `tsc --noEmit` gives on the tree as it is, as `path:line:col TScode`
+    const tscErrors = (): string[] => {
+      const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--pretty', 'false', '-p', '.'], { cwd: root, encoding: 'utf8' });
+      return [...tsc.stdout.matchAll(/^(\S+)\((\d+),(\d+)\): error TS(\d+):/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} TS${m[4]}`).sort();
+    };
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { child, exited, until } = run;
+    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    const recheck = signedRechecks(run, FOUND);
+    try {
+      const first = await until(FOUND, 0);
+      assert.match(run.out.slice(0, first), /\(11 files checked\)\n/);
+      assert.deepEqual(printedErrors(run.out.slice(0, first)), tscErrors());
+      assert.deepEqual(printedErrors(run.out.slice(0, first)), ['src/d.ts:2:14 TS2322']);
+      const end = first + (run.out.slice(first).match(FOUND)?.[0].length ?? 0);
+
+      // a comment and a body: shared.ts's declarations are as they were — it alone is asked
+      const body = await recheck(end, () => writeFileSync(at('shared.ts'), `// points\n${shared.replace('return { x, y };', 'const p = { x, y };\n  return p;')}`));
+      assert.match(body.text, /\(11 files checked, 1 re-checked\)\n/);
+      assert.deepEqual(printedErrors(body.text), tscErrors(), 'the kept reports are what tsc says of the tree now');
+      assert.match(body.text, /Found 1 error\. Watching/);
+
+      // Point gains a required `z`: its importers (and theirs) are asked, b.ts now has an error
+      const typed = shared.replace('  y: number;\n}', '  y: number;\n  z: number;\n}').replace('return { x, y };', 'return { x, y, z: 0 };');
+      const changed = await recheck(body.end, () => writeFileSync(at('shared.ts'), typed));
+      assert.match(changed.text, /\(11 files checked, 5 re-checked\)\n/, 'shared.ts, a.ts, b.ts, d.ts and c.ts (through a.ts)');
+      assert.match(changed.text, /src\/b\.ts:2:14 error Property 'z' is missing in type '\{ x: number; y: number; \}' but required in type 'Point'\. \[typescript 2741\]/);
+      assert.match(changed.text, /src\/shared\.ts:4:3 note 'z' is declared here\./);
+      assert.deepEqual(printedErrors(changed.text), tscErrors());
+      assert.deepEqual(printedErrors(changed.text), ['src/b.ts:2:14 TS2741', 'src/d.ts:2:14 TS2322']);
+
+      // a line above the declarations, which stay the same: b.ts's note points into shared.ts, so it is asked again
+      const shifted = await recheck(changed.end, () => writeFileSync(at('shared.ts'), `// moved down\n${typed}`));
+      assert.match(shifted.text, /\(11 files checked, 2 re-checked\)\n/);
+      assert.match(shifted.text, /src\/shared\.ts:5:3 note 'z' is declared here\./);
+      assert.deepEqual(printedErrors(shifted.text), tscErrors());
+
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, run.err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("sees a private member's new type that the .d.ts leaves out (tsc --watch does not), and keeps the importers for a public body edit", { timeout: 240_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-private-'));
+    const at = (name: string): string => join(root, 'src', name);
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+    const foo = 'export class Foo {\n  private p = 1;\n  size(): number {\n    return 1;\n  }\n}\n';
+    writeFileSync(at('foo.ts'), foo);
+    writeFileSync(at('use.ts'), "import { Foo } from './foo.js';\nexport const n: number = new Foo()['p'];\n");
+    for (let i = 0; i < 3; i++) writeFileSync(at(`leaf${i}.ts`), `export const leaf${i} = ${i};\n`);
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { child, exited, until } = run;
+    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    const recheck = signedRechecks(run, FOUND);
+    try {
+      const first = await until(FOUND, 0);
+      assert.match(run.out.slice(first), /^Found 0 errors\./);
+      const end = first + (run.out.slice(first).match(FOUND)?.[0].length ?? 0);
+      const body = await recheck(end, () => writeFileSync(at('foo.ts'), foo.replace('return 1;', 'const one = 1;\n    return one;')));
+      assert.match(body.text, /\(5 files checked, 1 re-checked\)\n/);
+      // `private p` is emitted without its type: the text of the private member counts too
+      const typed = await recheck(body.end, () => writeFileSync(at('foo.ts'), foo.replace('private p = 1;', "private p = 'one';")));
+      assert.match(typed.text, /src\/use\.ts:2:14 error Type 'string' is not assignable to type 'number'\. \[typescript 2322\]/);
+      assert.match(typed.text, /\(5 files checked, 2 re-checked\)\n/);
       child.kill('SIGINT');
       assert.equal(await exited, 130, run.err);
     } finally {
