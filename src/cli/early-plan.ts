@@ -66,6 +66,12 @@ export function fileSetRequest(inputs: PlanInputs): FileSetRequest {
 export interface EarlyPlan {
   /**
    * @param choice the TypeScript the booted table runs
+   * @returns the files the walk found, while the plan is not taken and was made for `choice`
+   *   (the run that will take it), else undefined; undefined too when the plan failed before
+   */
+  walked(choice: TypeScriptChoice | undefined): Promise<readonly string[] | undefined> | undefined;
+  /**
+   * @param choice the TypeScript the booted table runs
    * @returns the plan, once (a `--watch` re-check plans anew); undefined when it was made for
    *   another TypeScript, or failed (plan again: that reports the failure)
    */
@@ -89,9 +95,16 @@ export function startEarlyPlan(inputs: Omit<PlanInputs, 'isTypeScriptFile' | 'ga
     if (route === undefined) throw new Error(`early plan: ${resolve(path)} classified before the boot`);
     return route(path);
   };
-  const fileSet = planFileSet(fileSetRequest({ ...inputs, isTypeScriptFile, gate })).catch(() => undefined);
+  let found: ((files: readonly string[] | undefined) => void) | undefined;
+  const collected = new Promise<readonly string[] | undefined>((settle) => (found = settle));
+  const fileSet = planFileSet({ ...fileSetRequest({ ...inputs, isTypeScriptFile, gate }), onCollected: (files) => found?.(files) }).catch(() => undefined);
+  // a plan that failed before its walk ended found nothing
+  void fileSet.then(() => found?.(undefined));
   let taken = false;
   return {
+    walked(choice) {
+      return taken || choice !== inputs.choice ? undefined : collected;
+    },
     take(choice) {
       const first = !taken;
       taken = true;

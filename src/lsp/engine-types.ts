@@ -301,6 +301,20 @@ export interface DiagnosticsEvent {
 export type BatchDiagnosticsEntry = FileDiagnostics | { path: string; error: { code: ActionErrorCode; message: string } };
 
 /**
+ * What a server process may have read, proven from before it existed
+ * ({@link LspEngineApi.warmStart}; docs/decisions/0110-warm-project-load.md): fs versions of
+ * files taken before any process of (serverId, root) was spawned, with the root watched first.
+ * A group of unopened pulls given it asks a file only if its version still equals the epoch's.
+ */
+export interface ServerEpoch {
+  serverId: string;
+  /** The server's root (with `serverId`, the process key). */
+  root: string;
+  /** Versions before the spawn (`undefined`: unreadable then). */
+  versions: ReadonlyMap<string, string | undefined>;
+}
+
+/**
  * Files changed (whoever changed them) and every server that sees them was told: the listed
  * open documents' diagnostics may differ now although their own text did not change. A
  * diagnostics call for them answers for the new state (or non-fresh while it cannot know).
@@ -401,7 +415,7 @@ export interface LspEngineApi {
   diagnosticsMany(
     root: string,
     paths: readonly string[],
-    opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void },
+    opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void; epoch?: ServerEpoch },
   ): Promise<BatchDiagnosticsEntry[]>;
 
   /**
@@ -411,6 +425,16 @@ export interface LspEngineApi {
    * the server is ready; a failure rejects (the next real request reports it again).
    */
   prestart(serverId: string, path: string, root: string, opts?: CallOptions): Promise<void>;
+
+  /**
+   * A prestart that also loads the project, for a server that answers pulls for unopened files
+   * (`pullsUnopenedFiles`): before the process is spawned, watches its root and takes the fs
+   * versions of `epochOf` (the {@link ServerEpoch}); then starts it and pulls `path` unopened,
+   * the answer dropped (later unopened groups on that process wait for this load instead of
+   * loading it themselves). Resolves when the server is ready, with the epoch — undefined when
+   * a process of that key was spawned before (no proof then) — and the load under way.
+   */
+  warmStart?(serverId: string, path: string, root: string, epochOf: readonly string[], opts?: CallOptions): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }>;
 
   /**
    * The root directory server `serverId` uses for `path` (its root markers looked for from

@@ -27,6 +27,7 @@ function stubClient(script: Script = {}): { client: LanguageClient; sent: string
   let maxInFlight = 0;
   const client = {
     serverId: 'stub',
+    root: '/w',
     encoding: 'utf-16',
     registry: { pullIdentifier: 'stub-id' },
     onRefresh: (fn: () => void) => {
@@ -140,6 +141,23 @@ describe('pullUnopenedGroup', () => {
     assert.deepEqual(states(during), ['/w/a.ts pending', '/w/b.ts pending']);
     const before = await pullUnopenedGroup(deps({ noticed: () => noticed, sync: async () => void noticed++ }), stubClient().client, ['/w/a.ts', '/w/b.ts'], uri);
     assert.deepEqual(states(before), ['/w/a.ts fresh', '/w/b.ts fresh']);
+  });
+
+  it("with the process's epoch, a file changed between the spawn and the group's versions is not asked unopened (per file), nor is one the epoch lacks", async () => {
+    // b.ts changed after the server read it (its load ran before this group) and before the
+    // group's "before" versions: before and after agree, only the epoch tells.
+    const epoch = { serverId: 'stub', root: '/w', versions: new Map([['/w/a.ts', 'v1'], ['/w/b.ts', 'v1']]) };
+    const stub = stubClient();
+    const result = await pullUnopenedGroup(deps({ epoch, versionsOf: () => ({ '/w/b.ts': 'v2' }) }), stub.client, ['/w/a.ts', '/w/b.ts', '/w/c.ts'], uri);
+    assert.deepEqual(states(result), ['/w/a.ts fresh']);
+    assert.deepEqual([...result.perFile].sort(), ['/w/b.ts', '/w/c.ts']);
+    assert.deepEqual(stub.sent, ['/w/a.ts'], 'neither b.ts nor c.ts was asked unopened');
+  });
+
+  it("another process's epoch proves nothing here and takes nothing away", async () => {
+    const epoch = { serverId: 'stub', root: '/elsewhere', versions: new Map([['/w/a.ts', 'v0']]) };
+    const result = await pullUnopenedGroup(deps({ epoch }), stubClient().client, ['/w/a.ts', '/w/b.ts'], uri);
+    assert.deepEqual(states(result), ['/w/a.ts fresh', '/w/b.ts fresh']);
   });
 
   it('a refresh from the server during the batch makes every answer pending', async () => {
