@@ -3,13 +3,15 @@
  * own listing (`tsc --listFilesOnly`) still runs — the two parses overlap instead of following
  * each other. The load is a pull of one walked file of the anchor's program, its answer dropped;
  * the file set's answers come later, proven against the server's epoch (the walked files'
- * versions taken before its process was spawned: engine `warmStart`, unopened-pull.ts).
+ * versions, snapshot right after the walk — before any server existed: engine `warmStart`,
+ * unopened-pull.ts).
  * See docs/decisions/0110-warm-project-load.md.
  */
 import { sep } from 'node:path';
 import type { LspEngineApi, ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { CheckTimeline } from './check-timeline.ts';
+import type { Walked } from './early-plan.ts';
 
 /** Walked files tried as the file that loads the anchor's project (the first usually is one). */
 const SEED_TRIES = 32;
@@ -29,8 +31,8 @@ export interface WarmInputs {
   engine: Pick<LspEngineApi, 'prestart' | 'warmStart' | 'serverRootOf'>;
   /** The file or config the server is started for. */
   anchor: string;
-  /** The files the plan's walk found. */
-  walked: Promise<readonly string[] | undefined>;
+  /** The plan's walk, and the snapshot taken after it. */
+  walked: Promise<Walked | undefined>;
   workspace: string;
   isTypeScriptFile: (path: string) => boolean;
   signal: AbortSignal | undefined;
@@ -45,13 +47,14 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
   const { engine, anchor, workspace, timeline } = inputs;
   const opts = inputs.signal === undefined ? {} : { signal: inputs.signal };
   const run = async (): Promise<ServerEpoch | undefined> => {
-    const files = ((await inputs.walked) ?? []).filter(inputs.isTypeScriptFile);
+    const walked = await inputs.walked;
+    const files = (walked?.files ?? []).filter(inputs.isTypeScriptFile);
     const seed = engine.warmStart === undefined || engine.serverRootOf === undefined ? undefined : await seedOf(engine.serverRootOf.bind(engine), anchor, files, workspace, opts);
-    if (seed === undefined || engine.warmStart === undefined) {
+    if (seed === undefined || walked === undefined || engine.warmStart === undefined) {
       await engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, workspace, opts);
       return undefined;
     }
-    const { epoch, loaded } = await engine.warmStart(EMBEDDED_TYPESCRIPT_ID, seed, workspace, files, opts);
+    const { epoch, loaded } = await engine.warmStart(EMBEDDED_TYPESCRIPT_ID, seed, workspace, walked.snapshot, opts);
     void loaded.then(() => timeline.mark('project loaded'));
     return epoch;
   };

@@ -301,17 +301,27 @@ export interface DiagnosticsEvent {
 export type BatchDiagnosticsEntry = FileDiagnostics | { path: string; error: { code: ActionErrorCode; message: string } };
 
 /**
+ * File versions a host took at one moment, with the means to take them again the same way (the
+ * CLI stats the local disk). Versions only compare with versions of the same snapshot's `now`.
+ */
+export interface FileSnapshot {
+  /** Versions when the snapshot was taken (`undefined`: unreadable then). */
+  versions: ReadonlyMap<string, string | undefined>;
+  /** @returns the versions of `paths` now, taken as {@link versions} were */
+  now(paths: readonly string[]): Promise<ReadonlyMap<string, string | undefined>>;
+}
+
+/**
  * What a server process may have read, proven from before it existed
- * ({@link LspEngineApi.warmStart}; docs/decisions/0110-warm-project-load.md): fs versions of
- * files taken before any process of (serverId, root) was spawned, with the root watched first.
- * A group of unopened pulls given it asks a file only if its version still equals the epoch's.
+ * ({@link LspEngineApi.warmStart}; docs/decisions/0110-warm-project-load.md): a
+ * {@link FileSnapshot} taken before any process of (serverId, root) was spawned. A group of
+ * unopened pulls given it asks a file only if its version now still equals the snapshot's.
  */
 export interface ServerEpoch {
   serverId: string;
   /** The server's root (with `serverId`, the process key). */
   root: string;
-  /** Versions before the spawn (`undefined`: unreadable then). */
-  versions: ReadonlyMap<string, string | undefined>;
+  snapshot: FileSnapshot;
 }
 
 /**
@@ -428,13 +438,14 @@ export interface LspEngineApi {
 
   /**
    * A prestart that also loads the project, for a server that answers pulls for unopened files
-   * (`pullsUnopenedFiles`): before the process is spawned, watches its root and takes the fs
-   * versions of `epochOf` (the {@link ServerEpoch}); then starts it and pulls `path` unopened,
-   * the answer dropped (later unopened groups on that process wait for this load instead of
-   * loading it themselves). Resolves when the server is ready, with the epoch — undefined when
-   * a process of that key was spawned before (no proof then) — and the load under way.
+   * (`pullsUnopenedFiles`): watches the server's root, then — if no process of that (server,
+   * root) was ever started, so none existed when `snapshot` was taken, before this call — binds
+   * the snapshot to the process about to be spawned (the {@link ServerEpoch}); starts it and
+   * pulls `path` unopened, the answer dropped (later unopened groups on that process wait for
+   * this load instead of loading it themselves). Resolves when the server is ready, with the
+   * epoch (undefined: no proof) and the load under way.
    */
-  warmStart?(serverId: string, path: string, root: string, epochOf: readonly string[], opts?: CallOptions): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }>;
+  warmStart?(serverId: string, path: string, root: string, snapshot: FileSnapshot, opts?: CallOptions): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }>;
 
   /**
    * The root directory server `serverId` uses for `path` (its root markers looked for from

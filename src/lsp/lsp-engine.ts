@@ -35,6 +35,7 @@ import type {
   Position,
   Range,
   ServerDiagnostics,
+  FileSnapshot,
   ServerEpoch,
   SignatureHelpResult,
   SymbolNode,
@@ -240,11 +241,11 @@ export class LspEngine implements LspEngineApi {
     lease.release();
   }
 
-  async warmStart(serverId: string, path: string, root: string, epochOf: readonly string[], opts: CallOptions = {}): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }> {
+  async warmStart(serverId: string, path: string, root: string, snapshot: FileSnapshot, opts: CallOptions = {}): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }> {
     this.guard();
     const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
-    const deps = { fs: this.fs, pool: this.pool, watchRoot: (dir: string) => this.changes.watchRoot(dir), waitMs: this.config.diagnosticsWaitMs };
-    return warmStart(deps, serverId, serverRoot, path, epochOf, opts.signal);
+    const deps = { pool: this.pool, watchRoot: (dir: string) => this.changes.watchRoot(dir), waitMs: this.config.diagnosticsWaitMs };
+    return warmStart(deps, serverId, serverRoot, path, snapshot, opts.signal);
   }
 
   serverRootOf(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<string> {

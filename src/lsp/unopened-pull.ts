@@ -15,10 +15,12 @@
  *
  * A server process whose project was loaded before the group began ({@link loadUnopened}: the
  * CLI's warm start, while the plan is still being made) may have read a file before the group's
- * "before" versions: then the group is given the process's {@link ServerEpoch} (versions taken
- * before the process was spawned), and a file is asked only if its version now still equals the
- * epoch's — unchanged since before the server existed, so whatever it read is what is there.
- * A file without that proof (changed since, or not in the epoch) goes the per-file way.
+ * "before" versions: then the group is given the process's {@link ServerEpoch} (a snapshot of
+ * versions taken before the process was spawned), and a file is asked only if its version now
+ * still equals the snapshot's — unchanged since before the server existed, so whatever it read
+ * is what is there — and the group's answers are `fresh` only if that still holds after the
+ * last answer. A file without that proof (changed since, or not in the snapshot) goes the
+ * per-file way.
  * See docs/decisions/0110-warm-project-load.md.
  */
 import { abortError, ActionError, isActionError } from '../errors.ts';
@@ -131,14 +133,17 @@ export async function pullUnopenedGroup(
   const answered: Array<[string, ServerDiagnostics]> = [];
   try {
     const before = await deps.versions(candidates);
-    const epoch = deps.epoch !== undefined && deps.epoch.serverId === client.serverId && deps.epoch.root === client.root ? deps.epoch.versions : undefined;
+    const snapshot = deps.epoch !== undefined && deps.epoch.serverId === client.serverId && deps.epoch.root === client.root ? deps.epoch.snapshot : undefined;
+    const sinceSpawn = snapshot === undefined ? undefined : await snapshot.now(candidates);
+    /** With an epoch: whether a file is unchanged since before the server's process existed. */
+    const proven = (path: string, now: ReadonlyMap<string, string | undefined> | undefined): boolean => {
+      const then = snapshot?.versions.get(path);
+      return snapshot === undefined || (then !== undefined && now?.get(path) === then);
+    };
     // A file that cannot be read now is not asked: a server may answer an empty report for it.
     // With an epoch, nor is one changed since before the server's process existed (see above).
     const asked: string[] = [];
-    for (const path of candidates) {
-      const now = before.get(path);
-      (now === undefined || (epoch !== undefined && (!epoch.has(path) || epoch.get(path) !== now)) ? perFile : asked).push(path);
-    }
+    for (const path of candidates) (before.get(path) === undefined || !proven(path, sinceSpawn) ? perFile : asked).push(path);
     if (asked.length === 0) return { answered: [], perFile };
     const one = async (path: string): Promise<void> => {
       if (signal?.aborted) throw abortError(signal);
@@ -170,7 +175,8 @@ export async function pullUnopenedGroup(
     };
     await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, rest.length) }, worker));
     const after = await deps.versions(asked);
-    const changed = refreshed || deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p));
+    const stillSinceSpawn = snapshot === undefined ? undefined : await snapshot.now(asked);
+    const changed = refreshed || deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p) || !proven(p, stillSinceSpawn));
     deps.log?.(
       `${client.serverId}: pulled ${answered.length} of ${asked.length} files unopened` +
         (changed ? ' (files changed meanwhile: answers pending)' : '') +

@@ -4,21 +4,18 @@
  * later unopened pulls on it be `fresh` although the server read the files before those pulls'
  * "before" versions: the {@link ServerEpoch}. See docs/decisions/0110-warm-project-load.md.
  *
- * Order, each step finished before the next: the root is watched (a change from here on is
- * reported to the engine); `everStarted` says no process of the key exists; the files' fs
- * versions are taken; `everStarted` still says so (nothing was spawned while they were taken);
- * only then is the process spawned — so every read it makes comes after the epoch's versions.
+ * Order: the host took the snapshot before calling; the root is watched (a change from here on
+ * is reported to the engine); `everStarted` says no process of the key was ever started — a
+ * start is never undone, so none existed when the snapshot was taken either; only then is the
+ * process spawned — so every read it makes comes after the snapshot's versions.
  */
-import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { URI } from 'vscode-uri';
-import { fsVersions } from './batch-diagnostics.ts';
-import type { ServerEpoch } from './engine-types.ts';
+import type { FileSnapshot, ServerEpoch } from './engine-types.ts';
 import type { ServerPool } from './server-pool.ts';
 import { loadUnopened } from './unopened-pull.ts';
 
 /** What a warm start needs from the engine. */
 export interface WarmStartDeps {
-  fs: Pick<FileSystem, 'resolve' | 'stat'>;
   pool: Pick<ServerPool, 'lease' | 'everStarted'>;
   /** Starts watching a root (once per root; the engine's watcher). */
   watchRoot: (root: string) => void;
@@ -31,7 +28,7 @@ export interface WarmStartDeps {
  * @param serverId the server
  * @param serverRoot its root for `path`
  * @param path a file of the project to load
- * @param epochOf files whose versions make the epoch
+ * @param snapshot versions the host took before this call
  * @param signal abandons the wait for the start
  * @returns the epoch (undefined when a process of the key existed before, or the server does
  *   not pull unopened files), and the load under way (settles, never rejects)
@@ -41,16 +38,11 @@ export async function warmStart(
   serverId: string,
   serverRoot: string,
   path: string,
-  epochOf: readonly string[],
+  snapshot: FileSnapshot,
   signal?: AbortSignal,
 ): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }> {
   deps.watchRoot(serverRoot);
-  let epoch: ServerEpoch | undefined;
-  if (!deps.pool.everStarted(serverId, serverRoot)) {
-    const versions = await fsVersions(deps.fs, epochOf);
-    // a start by someone else while the versions were taken may have read files before them
-    if (!deps.pool.everStarted(serverId, serverRoot)) epoch = { serverId, root: serverRoot, versions };
-  }
+  const epoch: ServerEpoch | undefined = deps.pool.everStarted(serverId, serverRoot) ? undefined : { serverId, root: serverRoot, snapshot };
   const lease = await deps.pool.lease(serverId, serverRoot, signal);
   try {
     const client = lease.client;

@@ -1,11 +1,12 @@
 /**
- * {@link warmStart} with a scripted pool, fs and client: the epoch's versions are taken after the
- * root is watched and before the process is spawned, no epoch is given when a process of the key
- * was started before or while they were taken, and the load it sends is the one later unopened
- * groups on that process wait for (decision 0110).
+ * {@link warmStart} with a scripted pool and client: the root is watched before the process is
+ * spawned, the snapshot (taken by the host before the call) becomes the process's epoch only when
+ * no process of the key was ever started, and the load it sends is the one later unopened groups
+ * on that process wait for (decision 0110).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { FileSnapshot } from '../../src/lsp/engine-types.ts';
 import type { LanguageClient } from '../../src/lsp/language-client.ts';
 import type { NormalizeContext } from '../../src/lsp/normalize-common.ts';
 import { pullUnopenedGroup } from '../../src/lsp/unopened-pull.ts';
@@ -20,7 +21,12 @@ interface Rig {
   started: { value: boolean };
 }
 
-function rig(options: { startedBefore?: boolean; startDuringVersions?: boolean; pulls?: boolean } = {}): Rig {
+const snapshot = (paths: readonly string[]): FileSnapshot => ({
+  versions: new Map(paths.map((p) => [p, `v:${p}`])),
+  now: async (asked) => new Map(asked.map((p) => [p, `v:${p}`])),
+});
+
+function rig(options: { startedBefore?: boolean; pulls?: boolean } = {}): Rig {
   const events: string[] = [];
   const started = { value: options.startedBefore === true };
   let answerLoad: (() => void) | undefined;
@@ -46,16 +52,8 @@ function rig(options: { startedBefore?: boolean; startDuringVersions?: boolean; 
     },
   } as unknown as LanguageClient;
   const deps: WarmStartDeps = {
-    fs: {
-      resolve: (async (path: string) => path) as unknown as WarmStartDeps['fs']['resolve'],
-      stat: (async (path: string) => {
-        events.push(`stat ${path}`);
-        if (options.startDuringVersions === true) started.value = true;
-        return { version: `v:${path}` };
-      }) as unknown as WarmStartDeps['fs']['stat'],
-    },
     pool: {
-      everStarted: () => started.value,
+      everStarted: () => (events.push('everStarted?'), started.value),
       lease: (async () => {
         events.push('spawn');
         started.value = true;
@@ -69,35 +67,34 @@ function rig(options: { startedBefore?: boolean; startDuringVersions?: boolean; 
 }
 
 describe('warmStart', () => {
-  it('watches the root, takes the versions, then spawns; then sends the load; the epoch holds the versions', async () => {
+  it('watches the root, makes sure no process of the key was ever started, then spawns; then sends the load; the epoch is the snapshot', async () => {
     const r = rig();
-    const { epoch, loaded } = await warmStart(r.deps, 'ts', '/w', '/w/a.ts', ['/w/a.ts', '/w/b.ts']);
-    assert.deepEqual(r.events.slice(0, 4), ['watch /w', 'stat /w/a.ts', 'stat /w/b.ts', 'spawn']);
-    assert.deepEqual(epoch, { serverId: 'ts', root: '/w', versions: new Map([['/w/a.ts', 'v:/w/a.ts'], ['/w/b.ts', 'v:/w/b.ts']]) });
+    const taken = snapshot(['/w/a.ts', '/w/b.ts']);
+    const { epoch, loaded } = await warmStart(r.deps, 'ts', '/w', '/w/a.ts', taken);
+    assert.deepEqual(r.events.slice(0, 3), ['watch /w', 'everStarted?', 'spawn']);
+    assert.deepEqual(epoch, { serverId: 'ts', root: '/w', snapshot: taken });
     assert.ok(r.events.includes('pull /w/a.ts'), 'the load was sent');
     r.answerLoad();
     await loaded;
     assert.ok(r.events.includes('answer /w/a.ts'));
   });
 
-  it('no epoch when a process of the key was started before, or while the versions were taken', async () => {
-    const before = rig({ startedBefore: true });
-    assert.equal((await warmStart(before.deps, 'ts', '/w', '/w/a.ts', ['/w/a.ts'])).epoch, undefined);
-    assert.ok(!before.events.some((e) => e.startsWith('stat')), 'no versions taken for nothing');
-    const during = rig({ startDuringVersions: true });
-    assert.equal((await warmStart(during.deps, 'ts', '/w', '/w/a.ts', ['/w/a.ts'])).epoch, undefined);
+  it('no epoch when a process of the key was ever started (it may have read the files before the snapshot); the load is still sent', async () => {
+    const r = rig({ startedBefore: true });
+    assert.equal((await warmStart(r.deps, 'ts', '/w', '/w/a.ts', snapshot(['/w/a.ts']))).epoch, undefined);
+    assert.ok(r.events.includes('pull /w/a.ts'));
   });
 
   it('a server that does not pull unopened files gets no load and gives no epoch', async () => {
     const r = rig({ pulls: false });
-    const { epoch } = await warmStart(r.deps, 'ts', '/w', '/w/a.ts', ['/w/a.ts']);
+    const { epoch } = await warmStart(r.deps, 'ts', '/w', '/w/a.ts', snapshot(['/w/a.ts']));
     assert.equal(epoch, undefined);
     assert.ok(!r.events.some((e) => e.startsWith('pull')));
   });
 
   it("a group on the process waits for the load, then asks all its files at once (none alone), proven by the epoch", async () => {
     const r = rig();
-    const { epoch } = await warmStart(r.deps, 'ts', '/w', '/w/a.ts', ['/w/a.ts', '/w/b.ts', '/w/c.ts']);
+    const { epoch } = await warmStart(r.deps, 'ts', '/w', '/w/a.ts', snapshot(['/w/a.ts', '/w/b.ts', '/w/c.ts']));
     assert.ok(epoch !== undefined);
     const group = pullUnopenedGroup(
       {
