@@ -160,16 +160,17 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   if (api.config.editor.enabled) {
     throw new SetupError('check cannot run a composition with editor.enabled: stdout is the report');
   }
-  const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
-  // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
-  if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
   const choice = effectiveTypeScript(api, plan.choice);
   const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
   const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   // TypeScript 7's project loads while its listing runs when the plan is the early one (decision 0110).
   const walked = native === undefined ? undefined : plan.early?.walked(choice);
+  // started first: checking never writes, and a refused run disposes of it
   const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan, walked === undefined ? undefined : { walked, isTypeScriptFile });
   if (prestarted?.epoch !== undefined) plan = { ...plan, epoch: prestarted.epoch };
+  const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
+  // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
+  if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
   const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
@@ -379,7 +380,7 @@ function prestartTypeScript(
     anchor = first;
   }
   if (anchor === undefined) return undefined;
-  if (warm !== undefined) return warmTypeScript({ engine: api.engine, anchor, workspace: plan.workspace, signal: plan.signal, timeline: plan.timeline, ...warm });
+  if (warm !== undefined) return warmTypeScript({ engine: api.engine, anchor, workspace: plan.workspace, rootMarkers: PROGRAM_ROOT_MARKERS, signal: plan.signal, timeline: plan.timeline, ...warm });
   // A failed start is reported by the first real request for the files; nothing to say here.
   const started = api.engine
     .prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal })

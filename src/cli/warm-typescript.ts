@@ -7,14 +7,12 @@
  * unopened-pull.ts).
  * See docs/decisions/0110-warm-project-load.md.
  */
-import { sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import type { LspEngineApi, ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { CheckTimeline } from './check-timeline.ts';
 import type { Walked } from './early-plan.ts';
-
-/** Walked files tried as the file that loads the anchor's project (the first usually is one). */
-const SEED_TRIES = 32;
 
 /** A TypeScript server started for `check`. */
 export interface StartedTypeScript {
@@ -28,12 +26,14 @@ export interface StartedTypeScript {
 
 /** What a warm start needs. */
 export interface WarmInputs {
-  engine: Pick<LspEngineApi, 'prestart' | 'warmStart' | 'serverRootOf'>;
+  engine: Pick<LspEngineApi, 'prestart' | 'warmStart'>;
   /** The file or config the server is started for. */
   anchor: string;
   /** The plan's walk, and the snapshot taken after it. */
   walked: Promise<Walked | undefined>;
   workspace: string;
+  /** The TypeScript server's root markers (a server process per directory holding one). */
+  rootMarkers: readonly string[];
   isTypeScriptFile: (path: string) => boolean;
   signal: AbortSignal | undefined;
   timeline: CheckTimeline;
@@ -49,7 +49,7 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
   const run = async (): Promise<ServerEpoch | undefined> => {
     const walked = await inputs.walked;
     const files = (walked?.files ?? []).filter(inputs.isTypeScriptFile);
-    const seed = engine.warmStart === undefined || engine.serverRootOf === undefined ? undefined : await seedOf(engine.serverRootOf.bind(engine), anchor, files, workspace, opts);
+    const seed = seedOf(anchor, files, workspace, inputs.rootMarkers);
     if (seed === undefined || walked === undefined || engine.warmStart === undefined) {
       await engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, workspace, opts);
       return undefined;
@@ -64,16 +64,37 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
   return { anchor, started, epoch: warm.catch(() => undefined) };
 }
 
-/** The first walked file on the anchor's server process (same server root). */
-async function seedOf(
-  rootOf: NonNullable<LspEngineApi['serverRootOf']>,
-  anchor: string,
-  files: readonly string[],
-  workspace: string,
-  opts: { signal?: AbortSignal },
-): Promise<string | undefined> {
-  const root = await rootOf(EMBEDDED_TYPESCRIPT_ID, anchor, workspace, opts);
-  const inside = files.filter((file) => file.startsWith(root.endsWith(sep) ? root : root + sep)).slice(0, SEED_TRIES);
-  for (const file of inside) if ((await rootOf(EMBEDDED_TYPESCRIPT_ID, file, workspace, opts)) === root) return file;
-  return undefined;
+/**
+ * The first walked file on the anchor's server process: the same nearest directory with one of
+ * the server's root markers (check's: tsconfig.json, jsconfig.json), looked up synchronously — the engine's
+ * own lookup goes through its file system, slower, and on the server's start path. A seed on
+ * another process only loads that one (its groups get the epoch, the anchor's none): slower, exact.
+ */
+function seedOf(anchor: string, files: readonly string[], workspace: string, markers: readonly string[]): string | undefined {
+  const known = new Map<string, string>();
+  const rootOf = (path: string): string => {
+    const chain: string[] = [];
+    let dir = dirname(path);
+    let root: string | undefined;
+    for (;;) {
+      root = known.get(dir);
+      if (root !== undefined) break;
+      chain.push(dir);
+      if (markers.some((marker) => existsSync(join(dir, marker)))) {
+        root = dir;
+        break;
+      }
+      const parent = dirname(dir);
+      if (dir === workspace || parent === dir) {
+        root = workspace;
+        break;
+      }
+      dir = parent;
+    }
+    for (const walked of chain) known.set(walked, root);
+    return root;
+  };
+  const root = rootOf(anchor);
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return files.find((file) => file.startsWith(prefix) && rootOf(file) === root);
 }
