@@ -132,18 +132,18 @@ export async function pullUnopenedGroup(
   const refresh = client.onRefresh(() => (refreshed = true));
   const answered: Array<[string, ServerDiagnostics]> = [];
   try {
-    const before = await deps.versions(candidates);
     const snapshot = deps.epoch !== undefined && deps.epoch.serverId === client.serverId && deps.epoch.root === client.root ? deps.epoch.snapshot : undefined;
-    const sinceSpawn = snapshot === undefined ? undefined : await snapshot.now(candidates);
-    /** With an epoch: whether a file is unchanged since before the server's process existed. */
-    const proven = (path: string, now: ReadonlyMap<string, string | undefined> | undefined): boolean => {
-      const then = snapshot?.versions.get(path);
-      return snapshot === undefined || (then !== undefined && now?.get(path) === then);
-    };
+    // With an epoch, the group's versions are its snapshot's, taken the same way: equal to the
+    // snapshot's, they prove more than the engine's own (unchanged since before the server existed).
+    const versionsNow = snapshot === undefined ? deps.versions : snapshot.now;
+    const before = await versionsNow(candidates);
     // A file that cannot be read now is not asked: a server may answer an empty report for it.
     // With an epoch, nor is one changed since before the server's process existed (see above).
     const asked: string[] = [];
-    for (const path of candidates) (before.get(path) === undefined || !proven(path, sinceSpawn) ? perFile : asked).push(path);
+    for (const path of candidates) {
+      const now = before.get(path);
+      (now === undefined || (snapshot !== undefined && snapshot.versions.get(path) !== now) ? perFile : asked).push(path);
+    }
     if (asked.length === 0) return { answered: [], perFile };
     const one = async (path: string): Promise<void> => {
       if (signal?.aborted) throw abortError(signal);
@@ -174,9 +174,8 @@ export async function pullUnopenedGroup(
       while (next < rest.length) await one(rest[next++] as string);
     };
     await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, rest.length) }, worker));
-    const after = await deps.versions(asked);
-    const stillSinceSpawn = snapshot === undefined ? undefined : await snapshot.now(asked);
-    const changed = refreshed || deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p) || !proven(p, stillSinceSpawn));
+    const after = await versionsNow(asked);
+    const changed = refreshed || deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p));
     deps.log?.(
       `${client.serverId}: pulled ${answered.length} of ${asked.length} files unopened` +
         (changed ? ' (files changed meanwhile: answers pending)' : '') +
