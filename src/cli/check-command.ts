@@ -358,7 +358,8 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
  * (reading tsconfig files, asking git): its start overlaps that work instead of following it.
  * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing, and
  * not for a solution's root config (`"files": []`, only references): that server would have no
- * file to check.
+ * file to check. With `warm` (TypeScript 7, the early plan's walk), the server is warm-started:
+ * its project loads while the listing runs, and its epoch proves the answers (warm-typescript.ts).
  * @returns the file the server was started for, and the start (settled, never rejected)
  */
 function prestartTypeScript(
