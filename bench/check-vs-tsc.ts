@@ -8,7 +8,8 @@
  *     (TypeScript 7.0.2 from tests/servers: the generated project gets it as its
  *      node_modules/typescript, so `check` runs its native `tsc --lsp`, and is compared with its native `tsc`)
  *   … --timeline: also the median time of each phase of `check` (DSH_LSP_ACTIONS_TIMELINE=1:
- *     composition booted, plan done, server ready, first answer, all answers, report written)
+ *     composition booted, plan done, server ready, project loaded (TypeScript 7: the server's
+ *     warm load, decision 0110), first answer, all answers, report written)
  *
  * Generates a TypeScript project of N files (default 300: a tsconfig, N-1 modules importing
  * lower-numbered ones, three of them with a type error; `--classes K` gives each module K

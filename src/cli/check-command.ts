@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
+import type { ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
@@ -43,6 +44,7 @@ import { signaturePluginProbe } from './signature-plugin-probe.ts';
 import { type SolutionReferencesFile, solutionReferencesFile } from './solution-references-map.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
+import { type StartedTypeScript, type WarmInputs, warmTypeScript } from './warm-typescript.ts';
 import { ancestorConfigs, CONFIG_NAMES, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
@@ -154,9 +156,12 @@ interface CheckPlan {
   affected?: WatchAffected;
   /** `--watch`: the programs' listings of the previous run (watch-program-run.ts). */
   watchListings?: Map<string, string[]>;
+  /** The warm-started TypeScript server's epoch (this run's unopened pulls are proven against it). */
+  epoch?: Promise<ServerEpoch | undefined>;
 }
 
-async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, plan: CheckPlan): Promise<number> {
+async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo, runPlan: CheckPlan): Promise<number> {
+  let plan = runPlan;
   const api = booted.lspActions();
   if (api === undefined) {
     throw new SetupError('the composition does not provide the lspActions service (is the dsh-lsp-actions row there, with tools, fs and subprocess?)');
@@ -164,13 +169,17 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   if (api.config.editor.enabled) {
     throw new SetupError('check cannot run a composition with editor.enabled: stdout is the report');
   }
+  const choice = effectiveTypeScript(api, plan.choice);
+  const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
+  const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
+  // TypeScript 7's project loads while its listing runs when the plan is the early one (decision 0110).
+  const walked = native === undefined ? undefined : plan.early?.walked(choice);
+  // started first: checking never writes, and a refused run disposes of it
+  const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan, walked === undefined ? undefined : { walked, isTypeScriptFile });
+  if (prestarted?.epoch !== undefined) plan = { ...plan, epoch: prestarted.epoch };
   const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
   // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
   if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
-  const choice = effectiveTypeScript(api, plan.choice);
-  const isTypeScriptFile = (file: string): boolean => api.engine.serversFor(file, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID);
-  const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan);
-  const native = choice?.kind === 'native' ? nativeCommand(choice.serverPath) : undefined;
   const planning = createStatus(io.stderr, 'finding the files to check', { enabled: cmd.progress });
   // `--watch`: the previous run's plan when only file contents changed since (see reusablePlan).
   const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
@@ -362,10 +371,17 @@ function noteSkipped(fileSet: FileSet, io: CliIo): void {
  * (reading tsconfig files, asking git): its start overlaps that work instead of following it.
  * Only when a tsconfig/jsconfig covers the path, so a tree without TypeScript starts nothing, and
  * not for a solution's root config (`"files": []`, only references): that server would have no
- * file to check.
+ * file to check. With `warm` (TypeScript 7, the early plan's walk), the server is warm-started:
+ * its project loads while the listing runs, and its epoch proves the answers (warm-typescript.ts).
  * @returns the file the server was started for, and the start (settled, never rejected)
  */
-function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, plan: CheckPlan): { anchor: string; started: Promise<void> } | undefined {
+function prestartTypeScript(
+  api: LspActionsApi,
+  cmd: CheckCommand,
+  io: CliIo,
+  plan: CheckPlan,
+  warm: Pick<WarmInputs, 'walked' | 'isTypeScriptFile'> | undefined,
+): StartedTypeScript | undefined {
   if (typeof api.engine.prestart !== 'function') return undefined;
   const first = resolve(io.cwd, cmd.paths[0] ?? '.');
   let anchor: string | undefined;
@@ -378,6 +394,7 @@ function prestartTypeScript(api: LspActionsApi, cmd: CheckCommand, io: CliIo, pl
     anchor = first;
   }
   if (anchor === undefined) return undefined;
+  if (warm !== undefined) return warmTypeScript({ engine: api.engine, anchor, workspace: plan.workspace, rootMarkers: PROGRAM_ROOT_MARKERS, signal: plan.signal, timeline: plan.timeline, ...warm });
   // A failed start is reported by the first real request for the files; nothing to say here.
   const started = api.engine
     .prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal })
@@ -501,7 +518,14 @@ async function diagnoseBatch(api: LspActionsApi, files: string[], cmd: CheckComm
   const signal = plan.signal ? AbortSignal.any([plan.signal, timeout]) : timeout;
   try {
     const minSeverity = (SEVERITY_NAMES.indexOf(cmd.severity) + 1) as 1 | 2 | 3 | 4;
-    const entries = await api.engine.diagnosticsMany(plan.workspace, files, { signal, waitMs: plan.waitMs, minSeverity, ...(onAnswered === undefined ? {} : { onAnswered }) });
+    const epoch = await plan.epoch;
+    const entries = await api.engine.diagnosticsMany(plan.workspace, files, {
+      signal,
+      waitMs: plan.waitMs,
+      minSeverity,
+      ...(onAnswered === undefined ? {} : { onAnswered }),
+      ...(epoch === undefined ? {} : { epoch }),
+    });
     return entries.map((entry) =>
       'error' in entry
         ? failedFileReport(entry.path, Object.assign(new Error(entry.error.message), { code: entry.error.code }))

@@ -43,6 +43,8 @@ export interface FileSetRequest {
    * `tsc --listFilesOnly` gives each program's whole file list and early verdict).
    */
   completePrograms?: (programs: TsProgram[]) => Promise<TsProgram[]>;
+  /** Told the files the walk found (before the programs are read): `check` starts the server from them. */
+  onCollected?: (files: readonly string[]) => void;
 }
 
 /** The planned file set and what was left out. */
@@ -93,6 +95,7 @@ export async function planFileSet(request: FileSetRequest): Promise<FileSet> {
   const collected = collectFiles(request.paths, request.cwd, { ignored: ignoredSet });
   const python = pythonScope(collected.files, collected.explicit, dirs, request.workspace);
   if (python.outside.size > 0) collected.files = collected.files.filter((file) => !python.outside.has(file));
+  request.onCollected?.(collected.files);
   const base = {
     explicit: collected.explicit,
     dirs,

@@ -11,6 +11,7 @@ export type TimelinePhase =
   | 'composition booted'
   | 'plan done'
   | 'server ready'
+  | 'project loaded'
   | 'first answer'
   | 'all answers'
   | 'report written';

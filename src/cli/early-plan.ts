@@ -15,6 +15,8 @@ import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { type FileSet, type FileSetRequest, planFileSet } from './check-file-set.ts';
 import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
+import type { FileSnapshot } from '../lsp/engine-types.ts';
+import { takeFileSnapshot } from './file-snapshot.ts';
 import type { CheckCommand } from './parse-args.ts';
 import { parseProgramsIsolated, type TsProgram } from './typescript-programs.ts';
 import { nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
@@ -62,8 +64,22 @@ export function fileSetRequest(inputs: PlanInputs): FileSetRequest {
   };
 }
 
+/** The early plan's walk. */
+export interface Walked {
+  files: readonly string[];
+  snapshot: FileSnapshot;
+}
+
 /** A plan started before the boot, for the TypeScript chosen then. */
 export interface EarlyPlan {
+  /**
+   * @param choice the TypeScript the booted table runs
+   * @returns the files the walk found and the snapshot of their versions taken right after it
+   *   (before the boot ended, so before any server), while the plan is not taken and was made
+   *   for `choice` (the run that will take it), else undefined; undefined too when the plan
+   *   failed before its walk ended
+   */
+  walked(choice: TypeScriptChoice | undefined): Promise<Walked | undefined> | undefined;
   /**
    * @param choice the TypeScript the booted table runs
    * @returns the plan, once (a `--watch` re-check plans anew); undefined when it was made for
@@ -89,9 +105,18 @@ export function startEarlyPlan(inputs: Omit<PlanInputs, 'isTypeScriptFile' | 'ga
     if (route === undefined) throw new Error(`early plan: ${resolve(path)} classified before the boot`);
     return route(path);
   };
-  const fileSet = planFileSet(fileSetRequest({ ...inputs, isTypeScriptFile, gate })).catch(() => undefined);
+  let found: ((walked: Walked | undefined) => void) | undefined;
+  const collected = new Promise<Walked | undefined>((settle) => (found = settle));
+  // the snapshot is taken here, synchronously after the walk: before the boot ends, no server exists
+  const onCollected = (files: readonly string[]): void => found?.({ files, snapshot: takeFileSnapshot(files) });
+  const fileSet = planFileSet({ ...fileSetRequest({ ...inputs, isTypeScriptFile, gate }), onCollected }).catch(() => undefined);
+  // a plan that failed before its walk ended found nothing
+  void fileSet.then(() => found?.(undefined));
   let taken = false;
   return {
+    walked(choice) {
+      return taken || choice !== inputs.choice ? undefined : collected;
+    },
     take(choice) {
       const first = !taken;
       taken = true;

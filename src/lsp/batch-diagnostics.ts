@@ -15,7 +15,7 @@ import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import { URI } from 'vscode-uri';
 import { abortError, isActionError } from '../errors.ts';
 import type { DiagnosticsCollector } from './diagnostics-collector.ts';
-import type { BatchDiagnosticsEntry, FileDiagnostics, ServerDiagnostics } from './engine-types.ts';
+import type { BatchDiagnosticsEntry, FileDiagnostics, ServerDiagnostics, ServerEpoch } from './engine-types.ts';
 import type { LanguageClient } from './language-client.ts';
 import { mergeDiagnostics } from './merge-diagnostics.ts';
 import { normalizeDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
@@ -47,6 +47,8 @@ export interface BatchDeps {
   /** How long one answer may be waited for (unopened pulls: from when each is sent). */
   waitMs?: number;
   log?: (message: string) => void;
+  /** A warm-started process's epoch (unopened pulls on that process are proven against it). */
+  epoch?: ServerEpoch;
   /** The engine's per-file diagnostics. */
   single: (path: string, signal?: AbortSignal) => Promise<FileDiagnostics>;
 }
@@ -99,7 +101,7 @@ export async function batchDiagnostics(
     const [first, ...rest] = group.paths;
     if (first === undefined) continue;
     if (await pulledUnopened(deps, group, results, singles, signal, onAnswered)) continue;
-    const before = await versions(deps.fs, group.paths);
+    const before = await fsVersions(deps.fs, group.paths);
     await one(first); // starts the server and loads the project
     const lease = await deps.pool.lease(group.serverId, group.serverRoot, signal).catch(() => undefined);
     if (lease === undefined || deps.collectorOf(lease.client)?.strategy !== 'tsserver') {
@@ -133,7 +135,7 @@ export async function batchDiagnostics(
         }
       };
       await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, rest.length) }, worker));
-      const after = await versions(deps.fs, group.paths);
+      const after = await fsVersions(deps.fs, group.paths);
       const changed = deps.noticed() !== noticedAtStart || group.paths.some((p) => before.get(p) !== after.get(p));
       for (const [path, server] of answered) {
         results.set(path, mergeDiagnostics(path, 0, [changed ? { ...server, state: 'pending' } : server]));
@@ -171,12 +173,13 @@ async function pulledUnopened(
     const pulled = await pullUnopenedGroup(
       {
         sessions: deps.sessions,
-        versions: (paths) => versions(deps.fs, paths),
+        versions: (paths) => fsVersions(deps.fs, paths),
         isOpen: deps.isOpen,
         noticed: deps.noticed,
         sync: deps.sync,
         ...(deps.waitMs === undefined ? {} : { waitMs: deps.waitMs }),
         ...(deps.log === undefined ? {} : { log: deps.log }),
+        ...(deps.epoch === undefined ? {} : { epoch: deps.epoch }),
       },
       client,
       group.paths,
@@ -192,7 +195,12 @@ async function pulledUnopened(
   }
 }
 
-async function versions(fs: Pick<FileSystem, 'resolve' | 'stat'>, paths: readonly string[]): Promise<Map<string, string | undefined>> {
+/**
+ * @param fs the engine's file system
+ * @param paths absolute files
+ * @returns each file's fs version (`undefined`: missing or unreadable)
+ */
+export async function fsVersions(fs: Pick<FileSystem, 'resolve' | 'stat'>, paths: readonly string[]): Promise<Map<string, string | undefined>> {
   const out = new Map<string, string | undefined>();
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -301,6 +301,30 @@ export interface DiagnosticsEvent {
 export type BatchDiagnosticsEntry = FileDiagnostics | { path: string; error: { code: ActionErrorCode; message: string } };
 
 /**
+ * File versions a host took at one moment, with the means to take them again the same way (the
+ * CLI stats the local disk). Versions only compare with versions of the same snapshot's `now`.
+ */
+export interface FileSnapshot {
+  /** Versions when the snapshot was taken (`undefined`: unreadable then). */
+  versions: ReadonlyMap<string, string | undefined>;
+  /** @returns the versions of `paths` now, taken as {@link versions} were */
+  now(paths: readonly string[]): Promise<ReadonlyMap<string, string | undefined>>;
+}
+
+/**
+ * What a server process may have read, proven from before it existed
+ * ({@link LspEngineApi.warmStart}; docs/decisions/0110-warm-project-load.md): a
+ * {@link FileSnapshot} taken before any process of (serverId, root) was spawned. A group of
+ * unopened pulls given it asks a file only if its version now still equals the snapshot's.
+ */
+export interface ServerEpoch {
+  serverId: string;
+  /** The server's root (with `serverId`, the process key). */
+  root: string;
+  snapshot: FileSnapshot;
+}
+
+/**
  * Files changed (whoever changed them) and every server that sees them was told: the listed
  * open documents' diagnostics may differ now although their own text did not change. A
  * diagnostics call for them answers for the new state (or non-fresh while it cannot know).
@@ -411,7 +435,7 @@ export interface LspEngineApi {
   diagnosticsMany(
     root: string,
     paths: readonly string[],
-    opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void },
+    opts?: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void; epoch?: ServerEpoch },
   ): Promise<BatchDiagnosticsEntry[]>;
 
   /**
@@ -421,6 +445,17 @@ export interface LspEngineApi {
    * the server is ready; a failure rejects (the next real request reports it again).
    */
   prestart(serverId: string, path: string, root: string, opts?: CallOptions): Promise<void>;
+
+  /**
+   * A prestart that also loads the project, for a server that answers pulls for unopened files
+   * (`pullsUnopenedFiles`): watches the server's root, then — if no process of that (server,
+   * root) was ever started, so none existed when `snapshot` was taken, before this call — binds
+   * the snapshot to the process about to be spawned (the {@link ServerEpoch}); starts it and
+   * pulls `path` unopened, the answer dropped (later unopened groups on that process wait for
+   * this load instead of loading it themselves). Resolves when the server is ready, with the
+   * epoch (undefined: no proof) and the load under way.
+   */
+  warmStart?(serverId: string, path: string, root: string, snapshot: FileSnapshot, opts?: CallOptions): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }>;
 
   /**
    * The root directory server `serverId` uses for `path` (its root markers looked for from

@@ -36,6 +36,8 @@ import type {
   Position,
   Range,
   ServerDiagnostics,
+  FileSnapshot,
+  ServerEpoch,
   SignatureHelpResult,
   SymbolNode,
   TextEdit,
@@ -48,6 +50,7 @@ import { ServerPool } from './server-pool.ts';
 import { ServerRouter } from './server-routing.ts';
 import { ServerSessions } from './server-sessions.ts';
 import { requestDeclarationSignatures } from './tsserver-declaration-signatures.ts';
+import { warmStart } from './warm-start.ts';
 import { requestFileImporters } from './tsserver-file-importers.ts';
 import { requestProjectFiles } from './tsserver-project-files.ts';
 import type { FileChange } from './watched-files.ts';
@@ -211,7 +214,7 @@ export class LspEngine implements LspEngineApi {
   diagnosticsMany(
     root: string,
     paths: readonly string[],
-    opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void } = {},
+    opts: CallOptions & { waitMs?: number; minSeverity?: 1 | 2 | 3 | 4; onAnswered?: (path: string) => void; epoch?: ServerEpoch } = {},
   ): Promise<BatchDiagnosticsEntry[]> {
     this.guard();
     const deps: BatchDeps = {
@@ -225,6 +228,7 @@ export class LspEngine implements LspEngineApi {
       sync: () => this.changes.sync(),
       waitMs: opts.waitMs ?? this.config.diagnosticsWaitMs,
       log: (message) => this.log('debug', message),
+      ...(opts.epoch === undefined ? {} : { epoch: opts.epoch }),
       single: (path, signal) => this.diagnostics({ root, path }, { ...opts, ...(signal === undefined ? {} : { signal }) }),
     };
     return batchDiagnostics(deps, root, paths, opts.signal, opts.minSeverity, opts.onAnswered).then((entries) =>
@@ -237,6 +241,13 @@ export class LspEngine implements LspEngineApi {
     const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
     const lease = await this.pool.lease(serverId, serverRoot, opts.signal);
     lease.release();
+  }
+
+  async warmStart(serverId: string, path: string, root: string, snapshot: FileSnapshot, opts: CallOptions = {}): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }> {
+    this.guard();
+    const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
+    const deps = { pool: this.pool, watchRoot: (dir: string) => this.changes.watchRoot(dir), waitMs: this.config.diagnosticsWaitMs };
+    return warmStart(deps, serverId, serverRoot, path, snapshot, opts.signal);
   }
 
   serverRootOf(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<string> {

@@ -110,6 +110,16 @@ export class ServerPool {
     }
   }
 
+  /**
+   * @param serverId configured server id
+   * @param root the server's root directory
+   * @returns whether a process of (serverId, root) was ever spawned or is being started
+   */
+  everStarted(serverId: string, root: string): boolean {
+    const slot = this.slots.get(`${serverId}\u0000${root}`);
+    return slot !== undefined && (slot.starts > 0 || slot.starting !== undefined || slot.client !== undefined);
+  }
+
   private async ensure(slot: Slot, signal?: AbortSignal): Promise<LanguageClient> {
     for (;;) {
       if (this.disposed) throw disposedError();

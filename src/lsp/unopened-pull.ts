@@ -12,9 +12,19 @@
  * `fresh`. A file open on the server, and a file whose pull fails (a missing file: tsc --lsp
  * answers "no project found", another server may answer an empty report), is left to the
  * caller's per-file path — never an empty answer.
+ *
+ * A server process whose project was loaded before the group began ({@link loadUnopened}: the
+ * CLI's warm start, while the plan is still being made) may have read a file before the group's
+ * "before" versions: then the group is given the process's {@link ServerEpoch} (a snapshot of
+ * versions taken before the process was spawned), and a file is asked only if its version now
+ * still equals the snapshot's — unchanged since before the server existed, so whatever it read
+ * is what is there — and the group's answers are `fresh` only if that still holds after the
+ * last answer. A file without that proof (changed since, or not in the snapshot) goes the
+ * per-file way.
+ * See docs/decisions/0110-warm-project-load.md.
  */
 import { abortError, ActionError, isActionError } from '../errors.ts';
-import type { ServerDiagnostics } from './engine-types.ts';
+import type { ServerDiagnostics, ServerEpoch } from './engine-types.ts';
 import type { LanguageClient } from './language-client.ts';
 import { isObject } from './normalize-common.ts';
 import { normalizeDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
@@ -39,6 +49,8 @@ export interface UnopenedPullDeps {
    */
   waitMs?: number;
   log?: (message: string) => void;
+  /** The epoch of the process the group's files go to, when its project may have been loaded before the group began. */
+  epoch?: ServerEpoch;
 }
 
 /** What a group came to. */
@@ -51,6 +63,27 @@ export interface UnopenedPullResult {
 
 /** Per server process: the first pull, which loads the project (later groups wait for it). */
 const loading = new WeakMap<LanguageClient, Promise<unknown>>();
+
+/**
+ * Loads the project of `path` on a fresh server process: pulls it unopened and drops the answer
+ * (it is asked again, with the freshness rules, by the group that has it). Later groups on this
+ * process wait for this load instead of loading the project themselves.
+ * @param client a ready pull server with `pullsUnopenedFiles`, no group pulled on it yet
+ * @param path a file of the project
+ * @param uri its file URI
+ * @param waitMs how long the load may take (then the groups go on without it)
+ * @returns when the load is answered, failed or out of time (never rejects)
+ */
+export function loadUnopened(client: LanguageClient, path: string, uri: string, waitMs: number): Promise<void> {
+  const known = loading.get(client);
+  if (known !== undefined) return known.then(() => undefined);
+  const load = pullUnopened(client, path, uri, AbortSignal.timeout(Math.max(1, waitMs))).then(
+    () => undefined,
+    () => undefined,
+  );
+  loading.set(client, load);
+  return load;
+}
 
 /**
  * @param client a ready pull server with `pullsUnopenedFiles`
@@ -99,10 +132,18 @@ export async function pullUnopenedGroup(
   const refresh = client.onRefresh(() => (refreshed = true));
   const answered: Array<[string, ServerDiagnostics]> = [];
   try {
-    const before = await deps.versions(candidates);
+    const snapshot = deps.epoch !== undefined && deps.epoch.serverId === client.serverId && deps.epoch.root === client.root ? deps.epoch.snapshot : undefined;
+    // With an epoch, the group's versions are its snapshot's, taken the same way: equal to the
+    // snapshot's, they prove more than the engine's own (unchanged since before the server existed).
+    const versionsNow = snapshot === undefined ? deps.versions : snapshot.now;
+    const before = await versionsNow(candidates);
     // A file that cannot be read now is not asked: a server may answer an empty report for it.
+    // With an epoch, nor is one changed since before the server's process existed (see above).
     const asked: string[] = [];
-    for (const path of candidates) (before.get(path) === undefined ? perFile : asked).push(path);
+    for (const path of candidates) {
+      const now = before.get(path);
+      (now === undefined || (snapshot !== undefined && snapshot.versions.get(path) !== now) ? perFile : asked).push(path);
+    }
     if (asked.length === 0) return { answered: [], perFile };
     const one = async (path: string): Promise<void> => {
       if (signal?.aborted) throw abortError(signal);
@@ -133,7 +174,7 @@ export async function pullUnopenedGroup(
       while (next < rest.length) await one(rest[next++] as string);
     };
     await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, rest.length) }, worker));
-    const after = await deps.versions(asked);
+    const after = await versionsNow(asked);
     const changed = refreshed || deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p));
     deps.log?.(
       `${client.serverId}: pulled ${answered.length} of ${asked.length} files unopened` +

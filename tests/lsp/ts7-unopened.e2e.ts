@@ -3,12 +3,15 @@
  * (`pullsUnopenedFiles`): files pulled without being opened give the same answers as the
  * per-file path (open + pull) on a fresh server — utf-8 columns converted, a file outside every
  * tsconfig answered through the server's inferred project as when opened — a missing file is an
- * error entry, and a file changed while the batch runs makes the batch `pending`.
+ * error entry, and a file changed while the batch runs makes the batch `pending`. A warm start
+ * (decision 0110) loads the project before the batch: a file changed after that load, which no
+ * watcher reports, is answered from its current text, never from what the server read.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { BatchDiagnosticsEntry, FileDiagnostics } from '../../src/lsp/engine-types.ts';
+import { takeFileSnapshot } from '../../src/cli/file-snapshot.ts';
 import { nativeTypeScriptServer } from '../../src/presets/native-typescript.ts';
 import { TS7_TSC, testServersInstalled } from '../support/servers.ts';
 import { makeConfig, makeWorkspace, startEngine, type EngineFixture, type Workspace } from './engine-fixture.ts';
@@ -92,6 +95,32 @@ describe('TypeScript 7 tsc --lsp: unopened pulls (real)', { skip: !testServersIn
       assert.deepEqual(
         entries.map((e) => ('error' in e ? 'error' : e.state)),
         paths.map(() => 'pending'),
+      );
+    } finally {
+      writeFileSync(target, FILES['src/clean.ts'] as string);
+      await f.close();
+    }
+  });
+
+  it("after a warm start, a file changed once the project was loaded (no watcher tells) is answered from its current text, not the server's read", T, async () => {
+    // no `watch`: the engine never hears of the change, as with a watcher's event that comes late
+    const f = await startEngine(makeConfig({ typescript: entry() }));
+    const target = ws.path('src/clean.ts');
+    const group = paths.slice(0, 3);
+    try {
+      const snapshot = takeFileSnapshot(group);
+      const { epoch, loaded } = await f.engine.warmStart('typescript', paths[0] as string, ws.root, snapshot);
+      assert.ok(epoch !== undefined, 'a fresh process: the snapshot is its epoch');
+      await loaded;
+      writeFileSync(target, 'export const ok: string = 1; // changed after the server loaded the project\n');
+      const entries = await f.engine.diagnosticsMany(ws.root, group, { epoch });
+      const clean = entries[2] as BatchDiagnosticsEntry;
+      assert.ok(!('error' in clean) && clean.state === 'fresh', JSON.stringify(clean));
+      assert.ok(shape(clean).some((d) => d.endsWith('error 2322')), `the current text's error, not the loaded one's silence: ${shape(clean).join(', ')}`);
+      assert.deepEqual(
+        entries.slice(0, 2).map((e) => ('error' in e ? 'error' : e.state)),
+        ['fresh', 'fresh'],
+        'the unchanged files keep their proof',
       );
     } finally {
       writeFileSync(target, FILES['src/clean.ts'] as string);

@@ -27,6 +27,7 @@ function stubClient(script: Script = {}): { client: LanguageClient; sent: string
   let maxInFlight = 0;
   const client = {
     serverId: 'stub',
+    root: '/w',
     encoding: 'utf-16',
     registry: { pullIdentifier: 'stub-id' },
     onRefresh: (fn: () => void) => {
@@ -140,6 +141,33 @@ describe('pullUnopenedGroup', () => {
     assert.deepEqual(states(during), ['/w/a.ts pending', '/w/b.ts pending']);
     const before = await pullUnopenedGroup(deps({ noticed: () => noticed, sync: async () => void noticed++ }), stubClient().client, ['/w/a.ts', '/w/b.ts'], uri);
     assert.deepEqual(states(before), ['/w/a.ts fresh', '/w/b.ts fresh']);
+  });
+
+  it("with the process's epoch, a file changed between the spawn and the group's versions is not asked unopened (per file), nor is one the epoch lacks", async () => {
+    // b.ts changed after the snapshot (before the server's spawn) and before the group's own
+    // "before" versions — the server may have read the old text at its load: the group's before
+    // and after versions agree, only the snapshot tells.
+    const disk: Record<string, string> = { '/w/a.ts': 's1', '/w/b.ts': 's2', '/w/c.ts': 's1' };
+    const snapshot = { versions: new Map([['/w/a.ts', 's1'], ['/w/b.ts', 's1']]), now: async (paths: readonly string[]) => new Map(paths.map((p) => [p, disk[p]])) };
+    const stub = stubClient();
+    const result = await pullUnopenedGroup(deps({ epoch: { serverId: 'stub', root: '/w', snapshot } }), stub.client, ['/w/a.ts', '/w/b.ts', '/w/c.ts'], uri);
+    assert.deepEqual(states(result), ['/w/a.ts fresh']);
+    assert.deepEqual([...result.perFile].sort(), ['/w/b.ts', '/w/c.ts']);
+    assert.deepEqual(stub.sent, ['/w/a.ts'], 'neither b.ts nor c.ts was asked unopened');
+  });
+
+  it("with the process's epoch, a file whose snapshot version differs after the last answer makes the answers pending", async () => {
+    const disk: Record<string, string> = { '/w/a.ts': 's1', '/w/b.ts': 's1' };
+    const snapshot = { versions: new Map([['/w/a.ts', 's1'], ['/w/b.ts', 's1']]), now: async (paths: readonly string[]) => new Map(paths.map((p) => [p, disk[p]])) };
+    const stub = stubClient({ onRequest: (p) => p === '/w/b.ts' && (disk['/w/a.ts'] = 's2') });
+    const result = await pullUnopenedGroup(deps({ epoch: { serverId: 'stub', root: '/w', snapshot } }), stub.client, ['/w/a.ts', '/w/b.ts'], uri);
+    assert.deepEqual(states(result), ['/w/a.ts pending', '/w/b.ts pending']);
+  });
+
+  it("another process's epoch proves nothing here and takes nothing away", async () => {
+    const snapshot = { versions: new Map([['/w/a.ts', 's0']]), now: async (paths: readonly string[]) => new Map(paths.map((p) => [p, 's9'])) };
+    const result = await pullUnopenedGroup(deps({ epoch: { serverId: 'stub', root: '/elsewhere', snapshot } }), stubClient().client, ['/w/a.ts', '/w/b.ts'], uri);
+    assert.deepEqual(states(result), ['/w/a.ts fresh', '/w/b.ts fresh']);
   });
 
   it('a refresh from the server during the batch makes every answer pending', async () => {
