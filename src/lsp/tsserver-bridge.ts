@@ -1,0 +1,349 @@
+/**
+ * An LSP server made of tsserver itself: the part of typescript-language-server that `check`
+ * uses, in our own process, so that `check` runs one TypeScript process instead of two (the
+ * middle one cost ~73 MiB; see docs/decisions/0111-check-drives-tsserver-directly.md).
+ *
+ * The client side is a pair of streams carrying LSP's base protocol (the language client's
+ * channel is unchanged); the server side is tsserver's stdio protocol (one JSON request per
+ * line in, `Content-Length`-framed answers and events out), which every tsserver from 4.0 to
+ * 6.x speaks. What is served:
+ * - `initialize` (advertising full document sync and the `typescript.tsserverRequest` command),
+ *   `shutdown`, `exit`;
+ * - `didOpen`/`didChange`/`didClose` → tsserver `updateOpen`, with the workspace root as the
+ *   project root, as typescript-language-server sends them;
+ * - `workspace/executeCommand` `typescript.tsserverRequest` → the tsserver request, answered
+ *   as that server answers it: the whole response on success, `{type: 'noContent'}` for "No
+ *   content available.", otherwise an error whose message carries tsserver's;
+ * - diagnostics pushed for open files from tsserver's `geterr` events (the fallback when the
+ *   passthrough fails), converted as that server converts them.
+ * Every other request is answered MethodNotFound.
+ */
+import { PassThrough, Writable } from 'node:stream';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { URI } from 'vscode-uri';
+import { ContentLengthSplitter, frameMessage } from './content-length-splitter.ts';
+import { isObject } from './normalize-common.ts';
+import { TSSERVER_REQUEST_COMMAND, tsserverToLspDiagnostic } from './tsserver-diagnostics.ts';
+import { configureArguments, inferredProjectOptions, scriptKindName, type ImplicitProjectConfiguration } from './tsserver-host-settings.ts';
+
+/** tsserver's pipes as spawned. */
+export interface TsserverPipes {
+  stdin: Writable;
+  stdout: NodeJS.ReadableStream;
+}
+
+/** The LSP side: what the language client writes to and reads from. */
+export interface LspPipes {
+  stdin: Writable;
+  stdout: PassThrough;
+}
+
+/** How the bridge runs. */
+export interface TsserverBridgeOptions {
+  /** The workspace root (tsserver's `projectRootPath` for opened files). */
+  root: string;
+  /** Largest message accepted from either side. */
+  maxMessageBytes: number;
+  /** Quiet time before open files' diagnostics are asked for a push (typescript-language-server waits too). */
+  pushDelayMs?: number;
+  /**
+   * Ends the tsserver process at `exit`, as typescript-language-server kills its tsserver at
+   * shutdown: tsserver reads `exit` only between steps of background work it may still be doing
+   * (measured: ~3 s after the last answer of a `check` of rxjs), work nobody waits for.
+   */
+  terminate?: () => void;
+}
+
+type Id = number | string;
+interface Message {
+  id?: Id;
+  method?: string;
+  params?: unknown;
+}
+
+/** The diagnostic kinds tsserver's `geterr` reports, by event name. */
+const PUSH_EVENTS = new Set(['syntaxDiag', 'semanticDiag', 'suggestionDiag']);
+const METHOD_NOT_FOUND = -32601;
+const REQUEST_CANCELLED = -32800;
+
+/** One open document: what a whole-text change replaces, and its pushed kinds. */
+interface OpenFile {
+  uri: string;
+  /** tsserver's one-based end of the text (line, offset). */
+  end: { line: number; offset: number };
+  kinds: Map<string, Diagnostic[]>;
+  publish?: NodeJS.Timeout | undefined;
+}
+
+/**
+ * @param text a document's text
+ * @returns the one-based `{line, offset}` of its end as tsserver counts lines (it breaks lines at
+ *   CR LF, CR, LF, U+2028 and U+2029; offsets are UTF-16 units)
+ */
+export function tsserverEndOf(text: string): { line: number; offset: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (const match of text.matchAll(/\r\n|[\n\r\u2028\u2029]/g)) {
+    line++;
+    lineStart = match.index + match[0].length;
+  }
+  return { line, offset: text.length - lineStart + 1 };
+}
+
+/**
+ * @param response a tsserver response with `success: false`
+ * @param version the TypeScript version, for the message
+ * @returns the error message typescript-language-server gives for it
+ */
+export function tsserverErrorMessage(response: { message?: unknown }, version: string): string {
+  const text = typeof response.message === 'string' ? response.message : '';
+  const PREFIX = 'Error processing request. ';
+  if (!text.startsWith(PREFIX)) return `<semantic> TypeScript Server Error (${version})\n${text}\nundefined`;
+  const rest = text.slice(PREFIX.length);
+  const newline = rest.indexOf('\n');
+  return newline < 0 ? `<semantic> TypeScript Server Error (${version})\n${rest}\nundefined` : `<semantic> TypeScript Server Error (${version})\n${rest.slice(0, newline)}\n${rest.slice(newline + 1)}`;
+}
+
+/** The translation between one LSP client and one tsserver. */
+export class TsserverBridge {
+  /** The LSP side. */
+  readonly lsp: LspPipes;
+  private readonly server: TsserverPipes;
+  private readonly options: Required<TsserverBridgeOptions>;
+  private seq = 0;
+  /** tsserver seq → the LSP request it answers. */
+  private readonly waiting = new Map<number, Id>();
+  private readonly byId = new Map<Id, number>();
+  private readonly open = new Map<string, OpenFile>();
+  private version = 'unknown';
+  private implicit: ImplicitProjectConfiguration = {};
+  private ignoredCodes = new Set<unknown>();
+  private pending = new Set<string>();
+  private pushTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * @param server tsserver's pipes
+   * @param options root, message bound, push delay
+   */
+  constructor(server: TsserverPipes, options: TsserverBridgeOptions) {
+    this.server = server;
+    this.options = { pushDelayMs: 200, terminate: () => undefined, ...options };
+    const fromClient = new ContentLengthSplitter(options.maxMessageBytes);
+    const fromServer = new ContentLengthSplitter(options.maxMessageBytes);
+    const stdout = new PassThrough();
+    const stdin = new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        try {
+          for (const body of fromClient.push(chunk)) this.onClient(JSON.parse(body) as Message);
+          callback();
+        } catch (error) {
+          callback(error as Error);
+        }
+      },
+      final: (callback) => {
+        this.server.stdin.end();
+        callback();
+      },
+    });
+    this.lsp = { stdin, stdout };
+    server.stdout.on('data', (chunk: Buffer) => {
+      try {
+        for (const body of fromServer.push(chunk)) this.onServer(JSON.parse(body) as Record<string, unknown>);
+      } catch (error) {
+        stdout.destroy(error as Error);
+      }
+    });
+    server.stdout.on('end', () => this.close());
+    server.stdout.on('error', (error) => stdout.destroy(error));
+  }
+
+  private close(): void {
+    clearTimeout(this.pushTimer);
+    for (const file of this.open.values()) clearTimeout(file.publish);
+    this.lsp.stdout.end();
+  }
+
+  private send(message: unknown): void {
+    if (!this.lsp.stdout.writableEnded && !this.lsp.stdout.destroyed) this.lsp.stdout.write(frameMessage(message));
+  }
+
+  private reply(id: Id, result: unknown): void {
+    this.send({ jsonrpc: '2.0', id, result });
+  }
+
+  private replyError(id: Id, code: number, message: string): void {
+    this.send({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+
+  /** @returns the seq of the request written to tsserver */
+  private toServer(command: string, args?: unknown): number {
+    const seq = ++this.seq;
+    if (this.server.stdin.writable) this.server.stdin.write(`${JSON.stringify({ seq, type: 'request', command, ...(args === undefined ? {} : { arguments: args }) })}\n`);
+    return seq;
+  }
+
+  private onClient(message: Message): void {
+    const { id, method, params } = message;
+    if (method === undefined) return; // an answer to a request of ours: none are sent
+    if (id === undefined) {
+      this.onNotification(method, params);
+      return;
+    }
+    if (method === 'initialize') this.reply(id, this.initialize(params));
+    else if (method === 'shutdown') this.reply(id, null);
+    else if (method === 'workspace/executeCommand') this.executeCommand(id, params);
+    else this.replyError(id, METHOD_NOT_FOUND, `Unhandled method ${method}`);
+  }
+
+  private initialize(params: unknown): unknown {
+    const options = isObject(params) && isObject(params.initializationOptions) ? params.initializationOptions : {};
+    const tsserver = isObject(options.tsserver) ? options.tsserver : {};
+    if (typeof tsserver.version === 'string') this.version = tsserver.version;
+    this.toServer('configure', configureArguments(isObject(options.preferences) ? options.preferences : {}));
+    this.toServer('compilerOptionsForInferredProjects', { options: inferredProjectOptions(this.version, this.implicit) });
+    return {
+      capabilities: { textDocumentSync: { openClose: true, change: 1 }, executeCommandProvider: { commands: [TSSERVER_REQUEST_COMMAND] } },
+      serverInfo: { name: 'tsserver', version: this.version },
+    };
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    if (method === 'exit') {
+      this.toServer('exit');
+      this.options.terminate();
+      return;
+    }
+    if (!isObject(params)) return;
+    if (method === 'textDocument/didOpen' && isObject(params.textDocument)) this.didOpen(params.textDocument);
+    else if (method === 'textDocument/didChange' && isObject(params.textDocument) && Array.isArray(params.contentChanges)) this.didChange(params.textDocument, params.contentChanges);
+    else if (method === 'textDocument/didClose' && isObject(params.textDocument)) this.didClose(params.textDocument);
+    else if (method === '$/cancelRequest' && (typeof params.id === 'number' || typeof params.id === 'string')) this.cancel(params.id);
+    else if (method === 'workspace/didChangeConfiguration') this.configure(params.settings);
+  }
+
+  private configure(settings: unknown): void {
+    if (!isObject(settings)) return;
+    if (isObject(settings.diagnostics) && Array.isArray(settings.diagnostics.ignoredCodes)) this.ignoredCodes = new Set(settings.diagnostics.ignoredCodes);
+    if (isObject(settings.implicitProjectConfiguration)) {
+      this.implicit = settings.implicitProjectConfiguration as ImplicitProjectConfiguration;
+      this.toServer('compilerOptionsForInferredProjects', { options: inferredProjectOptions(this.version, this.implicit) });
+    }
+  }
+
+  private didOpen(doc: Record<string, unknown>): void {
+    if (typeof doc.uri !== 'string' || typeof doc.text !== 'string') return;
+    const file = URI.parse(doc.uri).fsPath;
+    const kind = typeof doc.languageId === 'string' ? scriptKindName(doc.languageId) : undefined;
+    this.toServer('updateOpen', {
+      openFiles: [{ file, fileContent: doc.text, projectRootPath: this.options.root, ...(kind === undefined ? {} : { scriptKindName: kind }) }],
+      changedFiles: [],
+      closedFiles: [],
+    });
+    const before = this.open.get(file);
+    clearTimeout(before?.publish);
+    this.open.set(file, { uri: doc.uri, end: tsserverEndOf(doc.text), kinds: new Map() });
+    this.schedulePush(file);
+  }
+
+  private didChange(doc: Record<string, unknown>, changes: unknown[]): void {
+    if (typeof doc.uri !== 'string') return;
+    const file = URI.parse(doc.uri).fsPath;
+    const open = this.open.get(file);
+    if (open === undefined) return;
+    const textChanges: unknown[] = [];
+    for (const change of changes) {
+      if (!isObject(change) || typeof change.text !== 'string') continue;
+      // full sync (advertised): the whole text replaced, from its start to the end tsserver has
+      textChanges.push({ start: { line: 1, offset: 1 }, end: open.end, newText: change.text });
+      open.end = tsserverEndOf(change.text);
+    }
+    this.toServer('updateOpen', { changedFiles: [{ fileName: file, textChanges }], openFiles: [], closedFiles: [] });
+    this.schedulePush(file);
+  }
+
+  private didClose(doc: Record<string, unknown>): void {
+    if (typeof doc.uri !== 'string') return;
+    const file = URI.parse(doc.uri).fsPath;
+    this.toServer('updateOpen', { closedFiles: [file], openFiles: [], changedFiles: [] });
+    const open = this.open.get(file);
+    this.open.delete(file);
+    this.pending.delete(file);
+    if (open === undefined) return;
+    clearTimeout(open.publish);
+    // as typescript-language-server does: a closed file's problems are cleared
+    this.send({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: open.uri, diagnostics: [] } });
+  }
+
+  private cancel(id: Id): void {
+    const seq = this.byId.get(id);
+    if (seq === undefined) return;
+    this.byId.delete(id);
+    this.waiting.delete(seq);
+    this.replyError(id, REQUEST_CANCELLED, `Cancelled request ${seq}`);
+  }
+
+  private executeCommand(id: Id, params: unknown): void {
+    if (!isObject(params) || params.command !== TSSERVER_REQUEST_COMMAND || !Array.isArray(params.arguments) || typeof params.arguments[0] !== 'string') {
+      this.replyError(id, METHOD_NOT_FOUND, `Unknown command ${isObject(params) ? String(params.command) : ''}`);
+      return;
+    }
+    const seq = this.toServer(params.arguments[0], params.arguments[1] ?? undefined);
+    this.waiting.set(seq, id);
+    this.byId.set(id, seq);
+  }
+
+  private onServer(message: Record<string, unknown>): void {
+    if (message.type === 'response' && typeof message.request_seq === 'number') {
+      const id = this.waiting.get(message.request_seq);
+      if (id === undefined) return; // configure, a cancelled request
+      this.waiting.delete(message.request_seq);
+      this.byId.delete(id);
+      if (message.success === true) this.reply(id, message);
+      else if (message.message === 'No content available.') this.reply(id, { type: 'noContent' });
+      else this.replyError(id, 1, tsserverErrorMessage(message, this.version));
+      return;
+    }
+    if (message.type !== 'event' || typeof message.event !== 'string' || !isObject(message.body)) return;
+    const body = message.body;
+    if (PUSH_EVENTS.has(message.event) && typeof body.file === 'string' && Array.isArray(body.diagnostics)) {
+      this.onDiagnostics(message.event, body.file, body.diagnostics);
+    } else if (message.event === 'projectsUpdatedInBackground' && Array.isArray(body.openFiles)) {
+      for (const file of body.openFiles) if (typeof file === 'string') this.schedulePush(file);
+    }
+  }
+
+  private onDiagnostics(kind: string, file: string, raw: unknown[]): void {
+    const open = this.open.get(file);
+    if (open === undefined) return;
+    const diagnostics: Diagnostic[] = [];
+    for (const item of raw) {
+      try {
+        const diagnostic = tsserverToLspDiagnostic(item);
+        if (!this.ignoredCodes.has(diagnostic.code)) diagnostics.push(diagnostic);
+      } catch {
+        // swallowed: a malformed item is left out of the push, as typescript-language-server cannot convert it either
+      }
+    }
+    if (open.kinds.get(kind)?.length === 0 && diagnostics.length === 0) return;
+    open.kinds.set(kind, diagnostics);
+    clearTimeout(open.publish);
+    open.publish = setTimeout(() => {
+      open.publish = undefined;
+      if (this.open.get(file) !== open) return;
+      this.send({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: open.uri, diagnostics: [...open.kinds.values()].flat() } });
+    }, 50);
+    open.publish.unref();
+  }
+
+  private schedulePush(file: string): void {
+    if (!this.open.has(file)) return;
+    this.pending.add(file);
+    clearTimeout(this.pushTimer);
+    this.pushTimer = setTimeout(() => {
+      const files = [...this.pending].filter((f) => this.open.has(f));
+      this.pending.clear();
+      if (files.length > 0) this.toServer('geterr', { delay: 0, files });
+    }, this.options.pushDelayMs);
+    this.pushTimer.unref();
+  }
+}
