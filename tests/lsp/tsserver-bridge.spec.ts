@@ -43,11 +43,10 @@ function connect(bridge: TsserverBridge): Peer {
       if (typeof message.id === 'number') waiting.get(message.id)?.(message);
       if (message.method === 'textDocument/publishDiagnostics') {
         const params = message.params as { uri: string; diagnostics: Array<Record<string, unknown>> };
-        for (const w of [...watchers]) {
-          if (w.uri === params.uri && w.test(params.diagnostics)) {
-            watchers.splice(watchers.indexOf(w), 1);
-            w.resolve(params.diagnostics);
-          }
+        const met = watchers.filter((w) => w.uri === params.uri && w.test(params.diagnostics));
+        for (const w of met) {
+          watchers.splice(watchers.indexOf(w), 1);
+          w.resolve(params.diagnostics);
         }
       }
     }
