@@ -8,16 +8,41 @@ import { FramingError, MAX_HEADER_BYTES, parseHeaderBlock } from './frame-guard.
 
 const TERMINATOR = Buffer.from('\r\n\r\n', 'ascii');
 
+const HEADER = Buffer.from('Content-Length:', 'ascii');
+
 /** Accumulates chunks; hands out each complete body. */
 export class ContentLengthSplitter {
   private readonly maxMessageBytes: number;
+  private readonly onSkipped: ((bytes: Buffer) => void) | undefined;
   private buffered: Buffer = Buffer.alloc(0);
   /** Body length of the message being read; -1 while reading a header. */
   private length = -1;
 
-  /** @param maxMessageBytes largest body accepted */
-  constructor(maxMessageBytes: number) {
+  /**
+   * @param maxMessageBytes largest body accepted
+   * @param onSkipped when given, bytes between messages that do not start a `Content-Length`
+   *   header are handed to it and skipped instead of failing the stream (tsserver's stdout, where
+   *   a TypeScript plugin's `console.log` lands between messages; typescript-language-server
+   *   reads TypeScript ≥ 4.9 over IPC, where it cannot)
+   */
+  constructor(maxMessageBytes: number, onSkipped?: (bytes: Buffer) => void) {
     this.maxMessageBytes = maxMessageBytes;
+    this.onSkipped = onSkipped;
+  }
+
+  /** Lenient mode: drops what precedes the next header, keeping a tail that may begin one. */
+  private resync(): void {
+    if (this.onSkipped === undefined || this.buffered.length === 0) return;
+    const at = this.buffered.indexOf(HEADER);
+    let cut = at;
+    if (at < 0) {
+      let keep = Math.min(HEADER.length - 1, this.buffered.length);
+      while (keep > 0 && !HEADER.subarray(0, keep).equals(this.buffered.subarray(this.buffered.length - keep))) keep--;
+      cut = this.buffered.length - keep;
+    }
+    if (cut <= 0) return;
+    this.onSkipped(this.buffered.subarray(0, cut));
+    this.buffered = this.buffered.subarray(cut);
   }
 
   /**
@@ -30,6 +55,7 @@ export class ContentLengthSplitter {
     const out: string[] = [];
     for (;;) {
       if (this.length < 0) {
+        this.resync();
         const end = this.buffered.indexOf(TERMINATOR);
         if (end < 0) {
           if (this.buffered.length > MAX_HEADER_BYTES) throw new FramingError('header-too-long', `no header terminator within ${MAX_HEADER_BYTES} bytes`);

@@ -158,7 +158,7 @@ export class LanguageClient {
       throw this.failure;
     }
     // a tsserver is spoken to through our bridge (the LSP side stays the same)
-    const pipes = config.protocol === 'tsserver' ? new TsserverBridge({ stdin: handle.stdin, stdout: handle.stdout }, { root: this.root, maxMessageBytes: config.maxMessageBytes, terminate: () => handle.terminate() }).lsp : { stdout: handle.stdout, stdin: handle.stdin };
+    const pipes = config.protocol === 'tsserver' ? new TsserverBridge({ stdin: handle.stdin, stdout: handle.stdout }, { root: this.root, maxMessageBytes: config.maxMessageBytes, terminate: () => handle.terminate(), onStray: (text) => log('debug', `${this.serverId}: skipped on tsserver's stdout: ${text.slice(0, 200)}`) }).lsp : { stdout: handle.stdout, stdin: handle.stdin };
     const channel = createJsonRpcChannel(
       pipes,
       { maxMessageBytes: config.maxMessageBytes, log, label: this.serverId },

@@ -52,6 +52,8 @@ export interface TsserverBridgeOptions {
    * (measured: ~3 s after the last answer of a `check` of rxjs), work nobody waits for.
    */
   terminate?: () => void;
+  /** Text on tsserver's stdout outside its messages (a plugin's `console.log`), skipped. */
+  onStray?: (text: string) => void;
 }
 
 type Id = number | string;
@@ -127,9 +129,9 @@ export class TsserverBridge {
    */
   constructor(server: TsserverPipes, options: TsserverBridgeOptions) {
     this.server = server;
-    this.options = { pushDelayMs: 200, terminate: () => undefined, ...options };
+    this.options = { pushDelayMs: 200, terminate: () => undefined, onStray: () => undefined, ...options };
     const fromClient = new ContentLengthSplitter(options.maxMessageBytes);
-    const fromServer = new ContentLengthSplitter(options.maxMessageBytes);
+    const fromServer = new ContentLengthSplitter(options.maxMessageBytes, (bytes) => this.options.onStray(bytes.toString('utf8')));
     const stdout = new PassThrough();
     const stdin = new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
