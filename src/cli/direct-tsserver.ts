@@ -31,7 +31,7 @@ export function directTsserverEntry(entry: ServerConfig): ServerConfig | undefin
     protocol: 'tsserver',
     args: [path, ...TSSERVER_FLAGS],
     // what typescript-language-server sets for its tsserver (plugins resolve next to TypeScript)
-    env: { ...entry.env, NODE_PATH: join(dirname(path), '..', '..', '..') },
+    env: { ...entry.env, NODE_PATH: join(path, '..', '..', '..') },
     initializationOptions: { ...options, tsserver: { ...tsserver, version } },
   };
 }
