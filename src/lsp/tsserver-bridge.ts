@@ -150,7 +150,7 @@ export class TsserverBridge {
     this.lsp = { stdin, stdout };
     server.stdout.on('data', (chunk: Buffer) => {
       try {
-        for (const body of fromServer.push(chunk)) this.onServer(JSON.parse(body) as Record<string, unknown>);
+        for (const body of fromServer.push(chunk)) this.onServer(JSON.parse(body) as Record<string, unknown>, body);
       } catch (error) {
         stdout.destroy(error as Error);
       }
@@ -171,6 +171,12 @@ export class TsserverBridge {
 
   private reply(id: Id, result: unknown): void {
     this.send({ jsonrpc: '2.0', id, result });
+  }
+
+  private replyRaw(id: Id, result: string): void {
+    if (this.lsp.stdout.writableEnded || this.lsp.stdout.destroyed) return;
+    const body = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`, 'utf8');
+    this.lsp.stdout.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]));
   }
 
   private replyError(id: Id, code: number, message: string): void {
@@ -294,13 +300,17 @@ export class TsserverBridge {
     this.byId.set(id, seq);
   }
 
-  private onServer(message: Record<string, unknown>): void {
+  /**
+   * @param message tsserver's message, parsed
+   * @param raw its text (a successful answer is passed on as it is: no second serialisation)
+   */
+  private onServer(message: Record<string, unknown>, raw: string): void {
     if (message.type === 'response' && typeof message.request_seq === 'number') {
       const id = this.waiting.get(message.request_seq);
       if (id === undefined) return; // configure, a cancelled request
       this.waiting.delete(message.request_seq);
       this.byId.delete(id);
-      if (message.success === true) this.reply(id, message);
+      if (message.success === true) this.replyRaw(id, raw);
       else if (message.message === 'No content available.') this.reply(id, { type: 'noContent' });
       else this.replyError(id, 1, tsserverErrorMessage(message, this.version));
       return;
