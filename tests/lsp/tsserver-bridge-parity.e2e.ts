@@ -4,9 +4,11 @@
  * diagnostics — ranges (the end-of-text cases included), messages, severities, codes, source,
  * tags, related information — by the passthrough (`check`'s path) and by pushes (the fallback),
  * for files edited after opening too, and for a file in no tsconfig program (inferred project
- * options as that server sets them).
+ * options as that server sets them); and a tsserver killed behind the bridge is a crashed server,
+ * restarted.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { directTsserverEntry } from '../../src/cli/direct-tsserver.ts';
 import { resolveConfig } from '../../src/config.ts';
@@ -91,5 +93,25 @@ describe('the engine over the tsserver bridge equals it over typescript-language
     const got = await both(auto, 'src/uses.ts');
     assert.deepEqual(got.bridge, got.tsls);
     assert.match(JSON.stringify(got.bridge), /Type 'string' is not assignable to type 'number'/);
+  });
+
+  it('a killed tsserver behind the bridge is a crashed server: restarted, the next answer real and fresh', T, async () => {
+    const target = { root: ws.root, path: ws.path('src/related.ts') };
+    const first = await auto.bridge.engine.diagnostics(target);
+    assert.equal(first.state, 'fresh');
+    const pid = auto.bridge.engine.liveServers()[0]?.pid ?? -1;
+    assert.match(await readFile(`/proc/${pid}/cmdline`, 'utf8'), /tsserver\.js/);
+    process.kill(pid, 'SIGKILL');
+    // a new text, so that only a live server can answer for it
+    await ws.write('src/related.ts', `${FILES['src/related.ts']}const extra: number = "2";\nvoid extra;\n`);
+    // asked again until a restarted tsserver answers (the crash fails what was in flight)
+    let again = await auto.bridge.engine.diagnostics(target).catch(() => undefined);
+    const deadline = Date.now() + 120_000;
+    while (again?.state !== 'fresh' && Date.now() < deadline) again = await auto.bridge.engine.diagnostics(target).catch(() => undefined);
+    assert.equal(again?.state, 'fresh');
+    assert.deepEqual(again.diagnostics.map((d) => d.code), [2322, 2322]);
+    const live = auto.bridge.engine.liveServers();
+    assert.notEqual(live[0]?.pid, pid);
+    assert.equal(live[0]?.restarts, 1);
   });
 });
