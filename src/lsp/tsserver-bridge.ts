@@ -157,6 +157,8 @@ export class TsserverBridge {
     });
     server.stdout.on('end', () => this.close());
     server.stdout.on('error', (error) => stdout.destroy(error));
+    // a tsserver gone while we write (EPIPE) fails the channel like a broken pipe, never the process
+    server.stdin.on('error', (error) => stdout.destroy(new Error(`writing to tsserver failed: ${error.message}`, { cause: error })));
   }
 
   private close(): void {

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { URI } from 'vscode-uri';
 import { ContentLengthSplitter, frameMessage } from '../../src/lsp/content-length-splitter.ts';
@@ -181,6 +182,16 @@ describe('TsserverBridge over a real tsserver', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     peer.notify('exit');
     await exited;
+  });
+});
+
+describe('TsserverBridge when tsserver is gone', () => {
+  it('a failed write to tsserver (EPIPE) fails the LSP side with that error, not the process', async () => {
+    const gone = new Writable({ write: (_chunk, _encoding, callback) => callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+    const bridge = new TsserverBridge({ stdin: gone, stdout: new PassThrough() }, { root: tmpdir(), maxMessageBytes: 1 << 20 });
+    const failed = new Promise<Error>((resolve) => bridge.lsp.stdout.once('error', resolve));
+    bridge.lsp.stdin.write(frameMessage({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { initializationOptions: {} } }));
+    assert.match((await failed).message, /writing to tsserver failed: write EPIPE/);
   });
 });
 
