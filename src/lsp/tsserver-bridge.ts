@@ -280,8 +280,10 @@ export class TsserverBridge {
     this.pending.delete(file);
     if (open === undefined) return;
     clearTimeout(open.publish);
-    // as typescript-language-server does: a closed file's problems are cleared
+    // as typescript-language-server does: a closed file's problems are cleared, and every open
+    // file's asked again (closing a file tsserver then reads from disk may change what they see)
     this.send({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: open.uri, diagnostics: [] } });
+    for (const other of this.open.keys()) this.schedulePush(other);
   }
 
   private cancel(id: Id): void {

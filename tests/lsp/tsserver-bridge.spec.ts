@@ -161,6 +161,21 @@ describe('TsserverBridge over a real tsserver', () => {
     assert.match(answer.error?.message ?? '', /^<semantic> TypeScript Server Error \(5\.9\.3\)\nNo Project\./);
   });
 
+  it('a file opened and closed again (a change on disk told to tsserver) pushes the open files’ problems anew', T, async () => {
+    writeFileSync(join(root, 'dep.ts'), 'export const dep = 1;\n');
+    const userText = 'import { dep } from "./dep";\nexport const user: number = dep;\n';
+    writeFileSync(join(root, 'user.ts'), userText);
+    const clean = peer.push(uriOf('user.ts'), (d) => d.length === 0);
+    peer.notify('textDocument/didOpen', { textDocument: { uri: uriOf('user.ts'), languageId: 'typescript', version: 1, text: userText } });
+    await clean;
+    const depText = 'export const dep = "one";\n';
+    writeFileSync(join(root, 'dep.ts'), depText);
+    const broken = peer.push(uriOf('user.ts'), (d) => d.some((x) => x.code === 2322));
+    peer.notify('textDocument/didOpen', { textDocument: { uri: uriOf('dep.ts'), languageId: 'typescript', version: 0, text: depText } });
+    peer.notify('textDocument/didClose', { textDocument: { uri: uriOf('dep.ts') } });
+    assert.equal((await broken).length, 1);
+  });
+
   it('a closed file’s pushed problems are cleared', T, async () => {
     const cleared = peer.push(uriOf('a.ts'), (d) => d.length === 0);
     peer.notify('textDocument/didClose', { textDocument: { uri: uriOf('a.ts') } });
