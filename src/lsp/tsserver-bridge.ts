@@ -15,15 +15,15 @@
  *   as that server answers it: the whole response on success, `{type: 'noContent'}` for "No
  *   content available.", otherwise an error whose message carries tsserver's;
  * - diagnostics pushed for open files from tsserver's `geterr` events (the fallback when the
- *   passthrough fails), converted as that server converts them.
+ *   passthrough fails), converted as that server converts them (src/lsp/tsserver-pushes.ts).
  * Every other request is answered MethodNotFound.
  */
 import { PassThrough, Writable } from 'node:stream';
-import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { URI } from 'vscode-uri';
 import { ContentLengthSplitter, frameMessage } from './content-length-splitter.ts';
 import { isObject } from './normalize-common.ts';
-import { TSSERVER_REQUEST_COMMAND, tsserverToLspDiagnostic } from './tsserver-diagnostics.ts';
+import { TSSERVER_REQUEST_COMMAND } from './tsserver-diagnostics.ts';
+import { TsserverPushes } from './tsserver-pushes.ts';
 import { configureArguments, inferredProjectOptions, scriptKindName, type ImplicitProjectConfiguration } from './tsserver-host-settings.ts';
 
 /** tsserver's pipes as spawned. */
@@ -63,19 +63,11 @@ interface Message {
   params?: unknown;
 }
 
-/** The diagnostic kinds tsserver's `geterr` reports, by event name. */
-const PUSH_EVENTS = new Set(['syntaxDiag', 'semanticDiag', 'suggestionDiag']);
 const METHOD_NOT_FOUND = -32601;
 const REQUEST_CANCELLED = -32800;
 
-/** One open document: what a whole-text change replaces, and its pushed kinds. */
-interface OpenFile {
-  uri: string;
-  /** tsserver's one-based end of the text (line, offset). */
-  end: { line: number; offset: number };
-  kinds: Map<string, Diagnostic[]>;
-  publish?: NodeJS.Timeout | undefined;
-}
+/** tsserver's one-based end of an open document's text: what a whole-text change replaces. */
+type TextEnd = { line: number; offset: number };
 
 /**
  * @param text a document's text
@@ -116,12 +108,10 @@ export class TsserverBridge {
   /** tsserver seq → the LSP request it answers. */
   private readonly waiting = new Map<number, Id>();
   private readonly byId = new Map<Id, number>();
-  private readonly open = new Map<string, OpenFile>();
+  private readonly open = new Map<string, TextEnd>();
+  private readonly pushes: TsserverPushes;
   private version = 'unknown';
   private implicit: ImplicitProjectConfiguration = {};
-  private ignoredCodes = new Set<unknown>();
-  private pending = new Set<string>();
-  private pushTimer: NodeJS.Timeout | undefined;
 
   /**
    * @param server tsserver's pipes
@@ -130,6 +120,13 @@ export class TsserverBridge {
   constructor(server: TsserverPipes, options: TsserverBridgeOptions) {
     this.server = server;
     this.options = { pushDelayMs: 200, terminate: () => undefined, onStray: () => undefined, ...options };
+    this.pushes = new TsserverPushes(
+      {
+        publish: (uri, diagnostics) => this.send({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, diagnostics } }),
+        askErrors: (files) => this.toServer('geterr', { delay: 0, files }),
+      },
+      this.options.pushDelayMs,
+    );
     const fromClient = new ContentLengthSplitter(options.maxMessageBytes);
     const fromServer = new ContentLengthSplitter(options.maxMessageBytes, (bytes) => this.options.onStray(bytes.toString('utf8')));
     const stdout = new PassThrough();
@@ -162,8 +159,7 @@ export class TsserverBridge {
   }
 
   private close(): void {
-    clearTimeout(this.pushTimer);
-    for (const file of this.open.values()) clearTimeout(file.publish);
+    this.pushes.dispose();
     this.lsp.stdout.end();
   }
 
@@ -233,7 +229,7 @@ export class TsserverBridge {
 
   private configure(settings: unknown): void {
     if (!isObject(settings)) return;
-    if (isObject(settings.diagnostics) && Array.isArray(settings.diagnostics.ignoredCodes)) this.ignoredCodes = new Set(settings.diagnostics.ignoredCodes);
+    if (isObject(settings.diagnostics) && Array.isArray(settings.diagnostics.ignoredCodes)) this.pushes.ignoredCodes = new Set(settings.diagnostics.ignoredCodes);
     if (isObject(settings.implicitProjectConfiguration)) {
       this.implicit = settings.implicitProjectConfiguration as ImplicitProjectConfiguration;
       this.toServer('compilerOptionsForInferredProjects', { options: inferredProjectOptions(this.version, this.implicit) });
@@ -249,41 +245,33 @@ export class TsserverBridge {
       changedFiles: [],
       closedFiles: [],
     });
-    const before = this.open.get(file);
-    clearTimeout(before?.publish);
-    this.open.set(file, { uri: doc.uri, end: tsserverEndOf(doc.text), kinds: new Map() });
-    this.schedulePush(file);
+    this.open.set(file, tsserverEndOf(doc.text));
+    this.pushes.opened(file, doc.uri);
   }
 
   private didChange(doc: Record<string, unknown>, changes: unknown[]): void {
     if (typeof doc.uri !== 'string') return;
     const file = URI.parse(doc.uri).fsPath;
-    const open = this.open.get(file);
-    if (open === undefined) return;
+    let end = this.open.get(file);
+    if (end === undefined) return;
     const textChanges: unknown[] = [];
     for (const change of changes) {
       if (!isObject(change) || typeof change.text !== 'string') continue;
       // full sync (advertised): the whole text replaced, from its start to the end tsserver has
-      textChanges.push({ start: { line: 1, offset: 1 }, end: open.end, newText: change.text });
-      open.end = tsserverEndOf(change.text);
+      textChanges.push({ start: { line: 1, offset: 1 }, end, newText: change.text });
+      end = tsserverEndOf(change.text);
     }
+    this.open.set(file, end);
     this.toServer('updateOpen', { changedFiles: [{ fileName: file, textChanges }], openFiles: [], closedFiles: [] });
-    this.schedulePush(file);
+    this.pushes.changed(file);
   }
 
   private didClose(doc: Record<string, unknown>): void {
     if (typeof doc.uri !== 'string') return;
     const file = URI.parse(doc.uri).fsPath;
     this.toServer('updateOpen', { closedFiles: [file], openFiles: [], changedFiles: [] });
-    const open = this.open.get(file);
     this.open.delete(file);
-    this.pending.delete(file);
-    if (open === undefined) return;
-    clearTimeout(open.publish);
-    // as typescript-language-server does: a closed file's problems are cleared, and every open
-    // file's asked again (closing a file tsserver then reads from disk may change what they see)
-    this.send({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: open.uri, diagnostics: [] } });
-    for (const other of this.open.keys()) this.schedulePush(other);
+    this.pushes.closed(file);
   }
 
   private cancel(id: Id): void {
@@ -319,47 +307,6 @@ export class TsserverBridge {
       else this.replyError(id, 1, tsserverErrorMessage(message, this.version));
       return;
     }
-    if (message.type !== 'event' || typeof message.event !== 'string' || !isObject(message.body)) return;
-    const body = message.body;
-    if (PUSH_EVENTS.has(message.event) && typeof body.file === 'string' && Array.isArray(body.diagnostics)) {
-      this.onDiagnostics(message.event, body.file, body.diagnostics);
-    } else if (message.event === 'projectsUpdatedInBackground' && Array.isArray(body.openFiles)) {
-      for (const file of body.openFiles) if (typeof file === 'string') this.schedulePush(file);
-    }
-  }
-
-  private onDiagnostics(kind: string, file: string, raw: unknown[]): void {
-    const open = this.open.get(file);
-    if (open === undefined) return;
-    const diagnostics: Diagnostic[] = [];
-    for (const item of raw) {
-      try {
-        const diagnostic = tsserverToLspDiagnostic(item);
-        if (!this.ignoredCodes.has(diagnostic.code)) diagnostics.push(diagnostic);
-      } catch {
-        // swallowed: a malformed item is left out of the push, as typescript-language-server cannot convert it either
-      }
-    }
-    if (open.kinds.get(kind)?.length === 0 && diagnostics.length === 0) return;
-    open.kinds.set(kind, diagnostics);
-    clearTimeout(open.publish);
-    open.publish = setTimeout(() => {
-      open.publish = undefined;
-      if (this.open.get(file) !== open) return;
-      this.send({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri: open.uri, diagnostics: [...open.kinds.values()].flat() } });
-    }, 50);
-    open.publish.unref();
-  }
-
-  private schedulePush(file: string): void {
-    if (!this.open.has(file)) return;
-    this.pending.add(file);
-    clearTimeout(this.pushTimer);
-    this.pushTimer = setTimeout(() => {
-      const files = [...this.pending].filter((f) => this.open.has(f));
-      this.pending.clear();
-      if (files.length > 0) this.toServer('geterr', { delay: 0, files });
-    }, this.options.pushDelayMs);
-    this.pushTimer.unref();
+    if (message.type === 'event' && typeof message.event === 'string' && isObject(message.body)) this.pushes.onEvent(message.event, message.body);
   }
 }
