@@ -61,6 +61,13 @@ export interface ServerConfig {
    * pulls many files at once without opening them. Default false.
    */
   pullsUnopenedFiles: boolean;
+  /**
+   * What the process speaks: `lsp` (a language server), or `tsserver` — a TypeScript tsserver
+   * (`command` Node, `args` its `tsserver.js` and flags) driven by our own bridge, which serves
+   * only document sync, diagnostics and the `typescript.tsserverRequest` passthrough (what
+   * `check` needs; `check` sets it for its TypeScript server). Default `lsp`.
+   */
+  protocol: 'lsp' | 'tsserver';
 }
 
 /** Settings of the editor action protocol backend. */
@@ -180,6 +187,7 @@ export const ServerConfig: z<ServerConfig> = z.object({
   probeTimeoutMs: positiveMs(60_000),
   diagnosticsSettleMs: z.natural().max(60_000).default(300),
   pullsUnopenedFiles: z.boolean().default(false),
+  protocol: z.union(['lsp', 'tsserver']).default('lsp'),
 }) as z<ServerConfig>;
 
 /** Schema of the `editor` section. */

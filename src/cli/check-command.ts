@@ -92,6 +92,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       sandbox: 'read-only',
       editor: false,
       plugin: { diagnosticsWaitMs: waitMs },
+      directTsserver: true,
       ...(native === undefined
         ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
         : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),

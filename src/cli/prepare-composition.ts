@@ -10,6 +10,8 @@ import { type CliIo, SetupError } from './cli-io.ts';
 import { type CompositionEntry, defaultComposition } from './default-composition.ts';
 import { loadServerOverrides, mergeEntry, resolveServers, type ServerOverrides } from './default-servers.ts';
 import type { CommonOptions, SandboxModeName } from './parse-args.ts';
+import { directTsserverEntry } from './direct-tsserver.ts';
+import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 
 /** What varies per command. */
 export interface CompositionRequest {
@@ -24,6 +26,8 @@ export interface CompositionRequest {
   serverDefaults?: ServerOverrides;
   /** The `typescript` entry to start from instead of the embedded one (a TypeScript 7 workspace's own server). */
   typescriptServer?: ServerConfig;
+  /** Drive the embedded TypeScript server's tsserver directly (`check`; see direct-tsserver.ts). */
+  directTsserver?: boolean;
 }
 
 /** A composition ready to boot. */
@@ -60,7 +64,10 @@ export function prepareComposition(options: CommonOptions, request: CompositionR
       overrides,
       request.typescriptServer,
     );
-    const { serverDefaults: _defaults, typescriptServer: _typescript, ...rest } = request;
+    const typescript = request.directTsserver === true ? servers[EMBEDDED_TYPESCRIPT_ID] : undefined;
+    const direct = typescript === undefined ? undefined : directTsserverEntry(typescript);
+    if (direct !== undefined) servers[EMBEDDED_TYPESCRIPT_ID] = direct;
+    const { serverDefaults: _defaults, typescriptServer: _typescript, directTsserver: _direct, ...rest } = request;
     const entries = defaultComposition({ ...rest, servers });
     return { source: { kind: 'entries', entries }, baseDir: request.workspace, entries, detected, servers };
   } catch (error) {

@@ -28,6 +28,7 @@ import { healthProbeRequest } from './health-probe.ts';
 import { DEFAULT_HEALTH_POLICY, isNoProject, ServerHealth, unhealthyError } from './server-health.ts';
 import { NO_APPLY_EDIT_ROUTE, installServerRequestHandlers } from './server-requests.ts';
 import { StderrTail } from './stderr-tail.ts';
+import { TsserverBridge } from './tsserver-bridge.ts';
 
 /** Everything one client needs. */
 export interface LanguageClientOptions {
@@ -156,8 +157,10 @@ export class LanguageClient {
       this.fail(this.crashError('the server process has no stdio pipes'));
       throw this.failure;
     }
+    // a tsserver is spoken to through our bridge (the LSP side stays the same)
+    const pipes = config.protocol === 'tsserver' ? new TsserverBridge({ stdin: handle.stdin, stdout: handle.stdout }, { root: this.root, maxMessageBytes: config.maxMessageBytes, terminate: () => handle.terminate(), onStray: (text) => log('debug', `${this.serverId}: skipped on tsserver's stdout: ${text.slice(0, 200)}`) }).lsp : { stdout: handle.stdout, stdin: handle.stdin };
     const channel = createJsonRpcChannel(
-      { stdout: handle.stdout, stdin: handle.stdin },
+      pipes,
       { maxMessageBytes: config.maxMessageBytes, log, label: this.serverId },
     );
     this.channel = channel;
