@@ -29,9 +29,23 @@ export function directTsserverEntry(entry: ServerConfig): ServerConfig | undefin
   return {
     ...entry,
     protocol: 'tsserver',
-    args: [path, ...TSSERVER_FLAGS],
+    args: [path, ...TSSERVER_FLAGS, ...pluginFlags(options['plugins'])],
     // what typescript-language-server sets for its tsserver (plugins resolve next to TypeScript)
     env: { ...entry.env, NODE_PATH: join(path, '..', '..', '..') },
     initializationOptions: { ...options, tsserver: { ...tsserver, version } },
   };
+}
+
+/**
+ * tsserver's flags for `initializationOptions.plugins` (`[{ name, location }]`), as
+ * typescript-language-server passes them: `--globalPlugins` names, `--pluginProbeLocations` folders.
+ * @param plugins the entry's `initializationOptions.plugins`
+ * @returns the flags; none for no plugins
+ */
+export function pluginFlags(plugins: unknown): string[] {
+  if (!Array.isArray(plugins)) return [];
+  const named = plugins.filter((p): p is { name: string; location?: unknown } => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string');
+  if (named.length === 0) return [];
+  const locations = [...new Set(named.map((p) => p.location).filter((l): l is string => typeof l === 'string'))];
+  return ['--globalPlugins', named.map((p) => p.name).join(','), ...(locations.length === 0 ? [] : ['--pluginProbeLocations', locations.join(',')])];
 }

@@ -496,7 +496,8 @@ export interface LspEngineApi {
    * emitted `.d.ts`), from a tsserver that loaded this package's signature plugin (`check
    * --watch`'s). A file no server could vouch for is absent (no plugin, another strategy, no
    * project, a `.d.ts` or JavaScript file). Ask after the server has the files' current text
-   * (after their diagnostics): the answer describes the program the server has now.
+   * (after their diagnostics): the answer describes the program the server has now. Only servers
+   * up now are asked: none is started or restarted for it (one started anew has no project).
    */
   declarationSignatures?(paths: readonly string[], root: string, opts?: CallOptions): Promise<Map<string, DeclarationSignature>>;
 

@@ -283,7 +283,10 @@ export class LspEngine implements LspEngineApi {
     }
     const out = new Map<string, DeclarationSignature>();
     for (const group of groups.values()) {
-      const lease = await this.pool.lease(group.serverId, group.serverRoot, opts.signal);
+      // only a server that is up now: one started again has no project loaded (it would answer
+      // nothing) and its start would stop another program's server (maxLiveServers)
+      const lease = this.pool.leaseIfReady(group.serverId, group.serverRoot);
+      if (lease === undefined) continue;
       try {
         if (this.collectors.get(lease.client)?.strategy !== 'tsserver') continue;
         const answered = await requestDeclarationSignatures(lease.client, group.paths, opts.signal);

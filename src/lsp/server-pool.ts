@@ -111,6 +111,31 @@ export class ServerPool {
   }
 
   /**
+   * A lease of the (serverId, root) process only when it is ready now: never starts, restarts
+   * or waits for one, so asking it cannot push another server out of `maxLiveServers`.
+   * @param serverId configured server id
+   * @param root the server's root directory
+   * @returns the lease, or undefined when no ready process is there
+   */
+  leaseIfReady(serverId: string, root: string): ServerLease | undefined {
+    const slot = this.slots.get(`${serverId}\u0000${root}`);
+    const client = slot?.ready;
+    if (this.disposed || slot === undefined || client === undefined || client.state !== 'ready' || slot.client !== client) return undefined;
+    slot.leases++;
+    if (slot.idleTimer !== undefined) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    let released = false;
+    return {
+      client,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.release(slot);
+      },
+    };
+  }
+
+  /**
    * @param serverId configured server id
    * @param root the server's root directory
    * @returns whether a process of (serverId, root) was ever spawned or is being started

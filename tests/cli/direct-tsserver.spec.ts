@@ -41,6 +41,13 @@ describe('directTsserverEntry', () => {
     assert.equal((direct?.initializationOptions?.['tsserver'] as Record<string, unknown> | undefined)?.['version'], 'unknown');
   });
 
+  it('initializationOptions.plugins become --globalPlugins and --pluginProbeLocations, as typescript-language-server passes them', () => {
+    const embedded = embeddedTypeScriptServer();
+    const plugins = [{ name: 'a-plugin', location: '/tmp/probe-a' }, { name: 'b-plugin', location: '/tmp/probe-a' }, { name: 'c-plugin' }, { location: '/tmp/nameless' }];
+    const direct = directTsserverEntry(ServerConfig({ ...embedded, initializationOptions: { ...embedded.initializationOptions, plugins } }));
+    assert.deepEqual(direct?.args, [TSSERVER, ...TSSERVER_FLAGS, '--globalPlugins', 'a-plugin,b-plugin,c-plugin', '--pluginProbeLocations', '/tmp/probe-a']);
+  });
+
   it('a user’s own command or arguments keep their server; an entry already bridged is left alone', () => {
     const embedded = embeddedTypeScriptServer();
     assert.equal(directTsserverEntry(ServerConfig({ ...embedded, command: '/usr/bin/typescript-language-server', args: ['--stdio'] })), undefined);

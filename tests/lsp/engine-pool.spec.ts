@@ -181,6 +181,26 @@ describe('server pool', () => {
     }
   });
 
+  it('declarationSignatures asks only servers up now: it never starts or restarts one (a started one has no project, and would push another out)', async () => {
+    const f = await startEngine(makeConfig({ fake: fakeEntry({}, { rootMarkers: ['marker'] }) }));
+    try {
+      await ws.write('sigA/marker', '');
+      const a = { root: ws.root, path: await ws.write('sigA/f.txt', 'ERROR\n') };
+      assert.deepEqual([...(await f.engine.declarationSignatures?.([a.path], ws.root) ?? new Map())], []);
+      assert.deepEqual(f.engine.liveServers(), [], 'no server started for a never-started root');
+      await f.engine.diagnostics(a);
+      const rootA = await f.engine.serverRootOf('fake', a.path, ws.root);
+      const pid = f.engine.liveServers()[0]?.pid;
+      await f.engine.declarationSignatures?.([a.path], ws.root);
+      assert.deepEqual(f.engine.liveServers().map((s) => s.pid), [pid], 'the live one asked, kept');
+      assert.equal(await f.engine.stopServer('fake', rootA), true);
+      await f.engine.declarationSignatures?.([a.path], ws.root);
+      assert.deepEqual(f.engine.liveServers(), [], 'a stopped one is not started again');
+    } finally {
+      await f.close();
+    }
+  });
+
   it('closes the least recently used documents beyond maxOpenDocuments', async () => {
     const f = await startEngine(makeConfig({ fake: fakeEntry({}) }, { maxOpenDocuments: 2 }));
     try {
