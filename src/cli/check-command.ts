@@ -84,25 +84,34 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   const solution = native === undefined ? solutionReferencesFile() : undefined;
   // `--watch`: tsserver answers declaration signatures (tsc's builder rule for importers, decision 0109).
   const signatures = native === undefined && cmd.watch ? signaturePluginProbe() : undefined;
-  const tsserverOptions = { tsserver: { path: choice.serverPath }, ...(signatures === undefined ? {} : { plugins: [signatures.plugin] }) };
-  const prepared = prepareComposition(
-    cmd,
-    {
-      workspace,
-      sandbox: 'read-only',
-      editor: false,
-      plugin: { diagnosticsWaitMs: waitMs },
-      directTsserver: true,
-      ...(native === undefined
-        ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
-        : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
-    },
-    io,
-  );
-  const booting = bootPrepared(prepared, cmd, io);
-  // TypeScript 7's plan (its tsc's listing) runs while the composition boots (early-plan.ts).
-  const early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
-  const booted = await booting;
+  // the temp files above are removed at dispose; a setup that fails before it removes them here
+  let early: EarlyPlan | undefined;
+  let booted: BootedComposition;
+  try {
+    const tsserverOptions = { tsserver: { path: choice.serverPath }, ...(signatures === undefined ? {} : { plugins: [signatures.plugin] }) };
+    const prepared = prepareComposition(
+      cmd,
+      {
+        workspace,
+        sandbox: 'read-only',
+        editor: false,
+        plugin: { diagnosticsWaitMs: waitMs },
+        directTsserver: true,
+        ...(native === undefined
+          ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
+          : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
+      },
+      io,
+    );
+    const booting = bootPrepared(prepared, cmd, io);
+    // TypeScript 7's plan (its tsc's listing) runs while the composition boots (early-plan.ts).
+    early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
+    booted = await booting;
+  } catch (error) {
+    solution?.dispose();
+    signatures?.dispose();
+    throw error;
+  }
   timeline.mark('composition booted');
   // said once per root, for the whole command (`--watch` checks many times): a check whose
   // watcher failed still judges exactly (stat sweeps), but slower
@@ -251,7 +260,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       const settled = await affected.settle(checked.filter((report) => changed.has(report.path)));
       if (settled.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking the importers: ${settled.reason}\n`);
       if (settled.recheck.length > 0) {
-        done = await checkWatchRun(api, io, run, { ...work, recheck: settled.recheck, kept: checked, previous });
+        done = await checkWatchRun(api, io, run, { ...work, recheck: settled.recheck, kept: checked, previous, reimport: false });
         checked = done.reports;
         asked += done.asked;
       }

@@ -1,9 +1,9 @@
 /**
  * Where `check --watch`'s tsserver finds the declaration-signature plugin
  * (src/presets/declaration-signature-plugin.ts). tsserver loads a global plugin by *package
- * name* only, from `<probe location>/node_modules/<name>` (typescript-language-server passes
- * `initializationOptions.plugins: [{ name, location }]` as `--globalPlugins name
- * --pluginProbeLocations location`); a published package cannot carry a `node_modules` folder,
+ * name* only, from `<probe location>/node_modules/<name>` (typescript-language-server, and
+ * `check`'s tsserver bridge, pass `initializationOptions.plugins: [{ name, location }]` as
+ * `--globalPlugins name --pluginProbeLocations location`); a published package cannot carry a `node_modules` folder,
  * and this package's own main is not a plugin. So a probe folder is made under the system's
  * temporary directory (never in the user's tree) holding one small CommonJS entry that
  * `require`s the plugin module of this installation (ESM, loaded by `require(esm)`: Node ≥ 22.12),

@@ -38,6 +38,7 @@ import type { FileChange } from './check-watch.ts';
 import type { FileReport } from './check-report.ts';
 import { ancestorConfigs } from './typescript-programs.ts';
 import { signatureOf, UnwatchedFiles } from './unwatched-files.ts';
+import { raceAbort } from '../race-abort.ts';
 import { declarationsChanged, WatchDeclarations } from './watch-declarations.ts';
 
 /** Files the compiler reads as TypeScript/JavaScript source (their text can declare globals). */
@@ -186,7 +187,8 @@ export class WatchAffected {
    * @returns the files to re-check (undefined: all) and the reports kept
    */
   async select(run: SelectionRun): Promise<AffectedSelection> {
-    await this.declarations.recorded();
+    // the previous run's signatures (bounded: watch-declarations.ts RECORD_TIMEOUT_MS); an interrupt does not wait
+    await raceAbort(this.declarations.recorded(), run.signal);
     this.run = run;
     this.deferred = undefined;
     this.planned = new Set(run.planned);
@@ -265,14 +267,21 @@ export class WatchAffected {
     let now: Map<string, DeclarationSignature>;
     try {
       now = await this.declarations.ask(run.engine, run.workspace, judgedAt, run.signal);
-    } catch (error) {
-      if (isAborted(run.signal)) throw error;
+    } catch {
+      // interrupted: nothing kept (the caller prints the interrupted report, never throws past it)
+      if (isAborted(run.signal)) return this.askKeptAgain(() => true, 'the run was interrupted');
       now = new Map();
     }
     const changed = declarationsChanged(deferred.map((s) => ({ ...s, now: now.get(s.path) })));
     if (changed === undefined) return { recheck: [] };
     if (changed.everything) return this.askKeptAgain(() => true, changed.why);
-    const affected = await this.dependentsOf(run, deferred.map((s) => s.path));
+    let affected: Set<string> | string;
+    try {
+      affected = await this.dependentsOf(run, deferred.map((s) => s.path));
+    } catch (error) {
+      if (isAborted(run.signal)) return this.askKeptAgain(() => true, 'the run was interrupted');
+      throw error;
+    }
     if (typeof affected === 'string') return this.askKeptAgain(() => true, `${changed.why}; ${affected}`);
     return this.askKeptAgain((path) => affected.has(path), changed.why);
   }

@@ -16,6 +16,12 @@ import { statSync } from 'node:fs';
 import type { DeclarationSignature, LspEngineApi } from '../lsp/engine-types.ts';
 import { signatureOf } from './unwatched-files.ts';
 
+/**
+ * How long a run's background recording may take (a wedged tsserver must not hold the next
+ * re-check): past it nothing more is recorded, and those files' next edit walks their importers.
+ */
+export const RECORD_TIMEOUT_MS = 30_000;
+
 /** What asking needs of the engine. */
 export type SignatureEngine = Pick<LspEngineApi, 'declarationSignatures'>;
 
@@ -97,7 +103,7 @@ export class WatchDeclarations {
   record(engine: SignatureEngine, root: string, judgedAt: ReadonlyMap<string, string>): Promise<number> {
     const wanted = new Map([...judgedAt].filter(([path, stat]) => this.at(path, stat) === undefined));
     const known = (): number => [...judgedAt].filter(([path, stat]) => this.at(path, stat) !== undefined).length;
-    const done = this.recording.then(() => this.ask(engine, root, wanted)).then(known, known);
+    const done = this.recording.then(() => this.ask(engine, root, wanted, AbortSignal.timeout(RECORD_TIMEOUT_MS))).then(known, known);
     this.recording = done.then(() => undefined);
     return done;
   }

@@ -247,7 +247,7 @@ export class LspEngine implements LspEngineApi {
     this.guard();
     const serverRoot = await this.router.findRoot(serverId, path, root, this.fs, opts.signal);
     const deps = { pool: this.pool, watchRoot: (dir: string) => this.changes.watchRoot(dir), waitMs: this.config.diagnosticsWaitMs };
-    return warmStart(deps, serverId, serverRoot, path, snapshot, opts.signal);
+    return warmStart(deps, serverId, serverRoot, path, snapshot, root, opts.signal);
   }
 
   serverRootOf(serverId: string, path: string, root: string, opts: CallOptions = {}): Promise<string> {

@@ -1,7 +1,8 @@
 /**
  * The declaration signatures of files, as `tsc --watch`'s builder computes them, from the
  * tsserver plugin `check --watch` loads (src/presets/declaration-signature-plugin.ts), through
- * typescript-language-server's `typescript.tsserverRequest` passthrough. A tsserver without the
+ * the `typescript.tsserverRequest` passthrough (typescript-language-server's, or `check`'s own
+ * tsserver bridge: decision 0111). A tsserver without the
  * plugin (another server entry, a TypeScript whose plugin API has no session) answers with an
  * error: no signature is known then.
  */

@@ -4,8 +4,9 @@
  * later unopened pulls on it be `fresh` although the server read the files before those pulls'
  * "before" versions: the {@link ServerEpoch}. See docs/decisions/0110-warm-project-load.md.
  *
- * Order: the host took the snapshot before calling; the root is watched (a change from here on
- * is reported to the engine); `everStarted` says no process of the key was ever started — a
+ * Order: the host took the snapshot before calling; the server's root and the workspace root are
+ * watched (a change from here on is reported to the engine — the workspace's too: the project
+ * may read files of other folders, say a sibling package, while its group waits); `everStarted` says no process of the key was ever started — a
  * start is never undone, so none existed when the snapshot was taken either; only then is the
  * process spawned — so every read it makes comes after the snapshot's versions.
  */
@@ -29,6 +30,7 @@ export interface WarmStartDeps {
  * @param serverRoot its root for `path`
  * @param path a file of the project to load
  * @param snapshot versions the host took before this call
+ * @param workspaceRoot the workspace the server's root lies in (watched too); undefined: only the server's root
  * @param signal abandons the wait for the start
  * @returns the epoch (undefined when a process of the key existed before, or the server does
  *   not pull unopened files), and the load under way (settles, never rejects)
@@ -39,9 +41,11 @@ export async function warmStart(
   serverRoot: string,
   path: string,
   snapshot: FileSnapshot,
+  workspaceRoot?: string,
   signal?: AbortSignal,
 ): Promise<{ epoch: ServerEpoch | undefined; loaded: Promise<void> }> {
   deps.watchRoot(serverRoot);
+  if (workspaceRoot !== undefined && workspaceRoot !== serverRoot) deps.watchRoot(workspaceRoot);
   const epoch: ServerEpoch | undefined = deps.pool.everStarted(serverId, serverRoot) ? undefined : { serverId, root: serverRoot, snapshot };
   const lease = await deps.pool.lease(serverId, serverRoot, signal);
   try {

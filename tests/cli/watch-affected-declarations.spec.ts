@@ -220,6 +220,37 @@ describe("WatchAffected with declaration signatures: tsc's builder rule", () => 
     assert.deepEqual(settled.recheck.sort(), ALL_BUT_POINT);
   });
 
+  it('an interrupt while the server answers the new signatures keeps nothing, and settles instead of throwing', async () => {
+    await cycle(watch, [], run(signatures, { planReused: false }));
+    const controller = new AbortController();
+    const r = run(signatures, { signal: controller.signal });
+    r.engine.declarationSignatures = (_paths, _root, opts) =>
+      new Promise((_resolve, reject) => opts?.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+    watch.begin([edit('point.ts', '// j\nexport interface Point { x: number; y: number }\n')]);
+    const selection = await watch.select(r);
+    assert.equal(selection.deferred, true);
+    const settling = watch.settle([report(file('point.ts'))]);
+    setTimeout(() => controller.abort(), 10);
+    const settled = await settling;
+    assert.deepEqual(settled.recheck.sort(), ALL_BUT_POINT);
+    assert.equal(settled.reason, 'the run was interrupted');
+  });
+
+  it("an interrupt does not wait for the previous run's signatures (a server that never answers them)", { timeout: 10_000 }, async () => {
+    const hung = run(signatures, { planReused: false });
+    hung.engine.declarationSignatures = () => new Promise(() => undefined);
+    watch.begin([]);
+    const first = await watch.select(hung);
+    watch.diagnosed((first.recheck ?? ALL).map((path) => report(path)));
+    watch.listed(new Map([[CONFIG, ALL]]), [{ configPath: CONFIG, files: ALL }]);
+    void watch.finished(); // the background recording never ends
+    const controller = new AbortController();
+    watch.begin([edit('point.ts', '// k\nexport interface Point { x: number; y: number }\n')]);
+    const selecting = watch.select(run(signatures, { signal: controller.signal }));
+    controller.abort();
+    await assert.rejects(selecting);
+  });
+
   it('without declaration signatures in the engine, the importers are walked as before', async () => {
     const plain = run(signatures);
     delete plain.engine.declarationSignatures;

@@ -79,6 +79,12 @@ describe('warmStart', () => {
     assert.ok(r.events.includes('answer /w/a.ts'));
   });
 
+  it('watches the workspace root too before the spawn (the project may read a sibling folder while its groups wait)', async () => {
+    const r = rig();
+    await warmStart(r.deps, 'ts', '/w/packages/a', '/w/packages/a/x.ts', snapshot(['/w/packages/a/x.ts']), '/w');
+    assert.deepEqual(r.events.slice(0, 4), ['watch /w/packages/a', 'watch /w', 'everStarted?', 'spawn']);
+  });
+
   it('no epoch when a process of the key was ever started (it may have read the files before the snapshot); the load is still sent', async () => {
     const r = rig({ startedBefore: true });
     assert.equal((await warmStart(r.deps, 'ts', '/w', '/w/a.ts', snapshot(['/w/a.ts']))).epoch, undefined);
