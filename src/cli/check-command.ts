@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { isInside } from '../actions/action-runner.ts';
 import { toWireDiagnostic, toWireServerStatus } from '../actions/wire-format.ts';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
-import type { ServerEpoch } from '../lsp/engine-types.ts';
+import type { FileSnapshot, ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
@@ -44,6 +44,8 @@ import { signaturePluginProbe } from './signature-plugin-probe.ts';
 import { type SolutionReferencesFile, solutionReferencesFile } from './solution-references-map.ts';
 import { staleOutputsRead } from './stale-build-outputs.ts';
 import { applySyntaxFirst } from './syntax-first.ts';
+import { compilerReports } from './compiler-reports.ts';
+import { takeFileSnapshot } from './file-snapshot.ts';
 import { type StartedTypeScript, type WarmInputs, warmTypeScript } from './warm-typescript.ts';
 import { ancestorConfigs, CONFIG_NAMES, syntaxErrorsIsolated, type TsProgram } from './typescript-programs.ts';
 import { chooseTypeScript, describeTypeScript, inspectTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
@@ -195,8 +197,15 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   const reused = native === undefined ? plan.filePlan?.reuse() : undefined;
   // The plan made while the composition booted, when the booted table runs the TypeScript it assumed.
   const early = await plan.early?.take(choice);
+  // TypeScript 7: the versions its listing's verdicts are proven by, taken after the walk, before the listing ran
+  let listedAt: Promise<FileSnapshot | undefined> | undefined = native === undefined ? undefined : early === undefined ? undefined : walked?.then((w) => w?.snapshot);
+  const onCollected = native === undefined || early !== undefined ? undefined : (files: readonly string[]): void => void (listedAt = Promise.resolve(takeFileSnapshot(files)));
   const fileSet =
-    reused ?? early ?? (await planFileSet(fileSetRequest({ cmd, cwd: io.cwd, workspace: plan.workspace, choice, isTypeScriptFile, signal: plan.signal })).finally(() => planning.done()));
+    reused ??
+    early ??
+    (await planFileSet({ ...fileSetRequest({ cmd, cwd: io.cwd, workspace: plan.workspace, choice, isTypeScriptFile, signal: plan.signal }), ...(onCollected === undefined ? {} : { onCollected }) }).finally(() => planning.done()));
+  // a TypeScript 7 plan with no versions taken before its listing: its early verdicts cannot be proven
+  if (native !== undefined && listedAt === undefined) listedAt = Promise.resolve(undefined);
   planning.done();
   plan.timeline.mark('plan done');
   if (reused === undefined) plan.filePlan?.keep(fileSet);
@@ -280,7 +289,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
   // After the checks: a file outside `include` that the program imports is checked, not skipped.
   noteSkipped(fileSet, io);
   const checkedPaths = new Set(checked.map((report) => report.path));
-  const files = [...compilerReports(fileSet, checkedPaths, judgedEarly), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = [...compilerReports(fileSet, checkedPaths, judgedEarly, listedAt === undefined ? undefined : { snapshot: await listedAt }), ...checked].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const stopped = stopSignalOf(plan.signal);
   const report: CheckReport = {
     workspaceRoot: plan.workspace,
@@ -446,24 +455,6 @@ function markStaleOutputs(checked: FileReport[], fileSet: FileSet, listings: Rea
       checked[index] = { ...report, state: 'stale', error: { code: 'STALE_BUILD_OUTPUT', message } };
     }
   }
-}
-
-/**
- * What the compiler reported before checking: config problems (on the config, `config: true`)
- * and, for programs that stop there, syntax errors — unless the file was checked by a server,
- * whose answer has them too. Every file of a program that stopped was judged (parsed: its
- * syntax errors would be reported) and is reported, with no problem when it has none.
- * @param judged the planned files only programs that stopped have
- */
-function compilerReports(fileSet: FileSet, checked: ReadonlySet<string>, judged: readonly string[]): FileReport[] {
-  const out: FileReport[] = [];
-  for (const [path, diagnostics] of fileSet.configErrors) {
-    const isConfig = path.endsWith('.json') || path.endsWith('.toml');
-    if (!isConfig && checked.has(path)) continue;
-    out.push({ path, state: 'fresh', diagnostics, truncated: false, ...(isConfig ? { config: true as const } : {}) });
-  }
-  for (const path of judged) if (!checked.has(path) && !fileSet.configErrors.has(path)) out.push({ path, state: 'fresh', diagnostics: [], truncated: false });
-  return out;
 }
 
 /**

@@ -8,8 +8,11 @@
 import { statSync } from 'node:fs';
 import type { FileSnapshot } from '../lsp/engine-types.ts';
 
-/** Files the TypeScript server may answer for (its extensions, `.d.ts` included); the others are not taken. */
-const SCRIPT = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+/**
+ * Files the TypeScript server may answer for (its extensions, `.d.ts` included) and its configs
+ * (the listing's config errors are proven by them too: compiler-reports.ts); the others are not taken.
+ */
+const SCRIPT = /(?:\.(?:[cm]?[jt]s|[jt]sx)|[/\\](?:tsconfig|jsconfig)\.json)$/;
 
 /**
  * @param path absolute file path
