@@ -269,7 +269,7 @@ async function checkWith(booted: BootedComposition, cmd: CheckCommand, io: CliIo
       const settled = await affected.settle(checked.filter((report) => changed.has(report.path)));
       if (settled.reason !== undefined && cmd.logLevel === 'debug') io.stderr.write(`debug: re-checking the importers: ${settled.reason}\n`);
       if (settled.recheck.length > 0) {
-        done = await checkWatchRun(api, io, run, { ...work, recheck: settled.recheck, kept: checked, previous, reimport: false });
+        done = await checkWatchRun(api, io, run, { ...work, recheck: settled.recheck, kept: checked, previous });
         checked = done.reports;
         asked += done.asked;
       }

@@ -28,11 +28,6 @@ export interface WatchRunWork extends Omit<ProgramWork, 'planned' | 'lists'> {
   kept: readonly FileReport[];
   /** Program config → its listing in the previous finished run; replaced by this run's. */
   previous: Map<string, string[]>;
-  /**
-   * `false`: a second pass of the same run (decision 0109's importers after the changed files):
-   * what the programs not listed again import from outside their `include` was asked by the first.
-   */
-  reimport?: false;
 }
 
 /**
@@ -63,7 +58,6 @@ export async function checkWatchRun(api: LspActionsApi, io: CliIo, run: ProgramR
       const kept = work.previous.get(program.configPath);
       if (listed.has(program) || program.complete === true || kept === undefined) continue;
       listings.set(program.configPath, kept);
-      if (work.reimport === false) continue;
       // what it imports from outside its include is asked again, as every run does
       for (const file of importedOutsideInclude(fileSet, kept, work.isTypeScriptFile, new Set([...planned, ...askedSet]), fileSet.whole.has(program.configPath))) {
         asked.push(file);

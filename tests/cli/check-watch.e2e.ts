@@ -221,6 +221,36 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
     }
   });
 
+  it('asks a file imported from outside the include once per re-check, also when the importers are asked in a second pass', { timeout: 240_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-reimport-'));
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'lib'));
+    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+    const shared = 'export interface Point {\n  x: number;\n}\n';
+    writeFileSync(join(root, 'src', 'shared.ts'), shared);
+    writeFileSync(join(root, 'src', 'b.ts'), "import type { Point } from './shared.js';\nexport const b: Point = { x: 1 };\n");
+    writeFileSync(join(root, 'src', 'x.ts'), "import { extra } from '../lib/extra.js';\nexport const x: number = extra;\n");
+    writeFileSync(join(root, 'lib', 'extra.ts'), 'export const extra = 1;\n');
+    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { child, exited, until } = run;
+    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+    const recheck = signedRechecks(run, FOUND);
+    try {
+      const first = await until(FOUND, 0);
+      assert.match(run.out.slice(0, first), /\(4 files checked\)\n/, 'src/*.ts and lib/extra.ts');
+      const end = first + (run.out.slice(first).match(FOUND)?.[0].length ?? 0);
+      // Point gains `y`: shared.ts and lib/extra.ts (every run) first, then b.ts in the second pass — not extra.ts again
+      const changed = await recheck(end, () => writeFileSync(join(root, 'src', 'shared.ts'), shared.replace('  x: number;\n', '  x: number;\n  y: number;\n')));
+      assert.match(changed.text, /\(4 files checked, 3 re-checked\)\n/);
+      assert.match(changed.text, /src\/b\.ts:2:14 error Property 'y' is missing/);
+      child.kill('SIGINT');
+      assert.equal(await exited, 130, run.err);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("sees a private member's new type that the .d.ts leaves out (tsc --watch does not), and keeps the importers for a public body edit", { timeout: 240_000 }, async () => {
     const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-private-'));
     const at = (name: string): string => join(root, 'src', name);
