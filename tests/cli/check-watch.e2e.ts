@@ -101,6 +101,29 @@ function signedRechecks(run: ReturnType<typeof startWatch>, found: RegExp): (fro
   };
 }
 
+/**
+ * @param prefix the temp folder's name prefix
+ * @returns a new project root with a strict `tsconfig.json` including `src/` (and an empty `src/`)
+ */
+function srcProject(prefix: string): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
+  return root;
+}
+
+/** The line ending each `--watch` report. */
+const FOUND_LINE = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
+
+/**
+ * @param root the project
+ * @returns `check --watch --log-level debug` started there, and its signed re-check ({@link signedRechecks})
+ */
+function startSignedWatch(root: string): { run: ReturnType<typeof startWatch>; recheck: ReturnType<typeof signedRechecks> } {
+  const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+  return { run, recheck: signedRechecks(run, FOUND_LINE) };
+}
+
 /** The errors a report prints, as `path:line:col TScode`. */
 function printedErrors(text: string): string[] {
   return [...text.matchAll(/^(\S+):(\d+):(\d+) error .*\[typescript (\d+)\]$/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} TS${m[4]}`).sort();
@@ -165,10 +188,8 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
   });
 
   it("keeps the importers' reports when a shared file's declarations stay the same (tsc's builder rule), re-checks them when they change", { timeout: 240_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-declarations-'));
+    const root = srcProject('dsh-lsp-cli-watch-declarations-');
     const at = (name: string): string => join(root, 'src', name);
-    mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
     const shared = 'export interface Point {\n  x: number;\n  y: number;\n}\nexport function make(x: number, y: number): Point {\n  return { x, y };\n}\n';
     writeFileSync(at('shared.ts'), shared);
     writeFileSync(at('a.ts'), "import { make } from './shared.js';\nexport const a = make(1, 2);\n");
@@ -181,10 +202,9 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
       const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--pretty', 'false', '-p', '.'], { cwd: root, encoding: 'utf8' });
       return [...tsc.stdout.matchAll(/^(\S+)\((\d+),(\d+)\): error TS(\d+):/gm)].map((m) => `${m[1]}:${m[2]}:${m[3]} TS${m[4]}`).sort();
     };
-    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { run, recheck } = startSignedWatch(root);
     const { child, exited, until } = run;
-    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
-    const recheck = signedRechecks(run, FOUND);
+    const FOUND = FOUND_LINE;
     try {
       const first = await until(FOUND, 0);
       assert.match(run.out.slice(0, first), /\(11 files checked\)\n/);
@@ -222,19 +242,16 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
   });
 
   it('asks a file imported from outside the include once per re-check, also when the importers are asked in a second pass', { timeout: 240_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-reimport-'));
-    mkdirSync(join(root, 'src'));
+    const root = srcProject('dsh-lsp-cli-watch-reimport-');
     mkdirSync(join(root, 'lib'));
-    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
     const shared = 'export interface Point {\n  x: number;\n}\n';
     writeFileSync(join(root, 'src', 'shared.ts'), shared);
     writeFileSync(join(root, 'src', 'b.ts'), "import type { Point } from './shared.js';\nexport const b: Point = { x: 1 };\n");
     writeFileSync(join(root, 'src', 'x.ts'), "import { extra } from '../lib/extra.js';\nexport const x: number = extra;\n");
     writeFileSync(join(root, 'lib', 'extra.ts'), 'export const extra = 1;\n');
-    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { run, recheck } = startSignedWatch(root);
     const { child, exited, until } = run;
-    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
-    const recheck = signedRechecks(run, FOUND);
+    const FOUND = FOUND_LINE;
     try {
       const first = await until(FOUND, 0);
       assert.match(run.out.slice(0, first), /\(4 files checked\)\n/, 'src/*.ts and lib/extra.ts');
@@ -252,18 +269,15 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
   });
 
   it("sees a private member's new type that the .d.ts leaves out (tsc --watch does not), and keeps the importers for a public body edit", { timeout: 240_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-private-'));
+    const root = srcProject('dsh-lsp-cli-watch-private-');
     const at = (name: string): string => join(root, 'src', name);
-    mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
     const foo = 'export class Foo {\n  private p = 1;\n  size(): number {\n    return 1;\n  }\n}\n';
     writeFileSync(at('foo.ts'), foo);
     writeFileSync(at('use.ts'), "import { Foo } from './foo.js';\nexport const n: number = new Foo()['p'];\n");
     for (let i = 0; i < 3; i++) writeFileSync(at(`leaf${i}.ts`), `export const leaf${i} = ${i};\n`);
-    const run = startWatch(['check', '--watch', '--typescript', 'embedded', '--no-progress', '--log-level', 'debug', '.'], root);
+    const { run, recheck } = startSignedWatch(root);
     const { child, exited, until } = run;
-    const FOUND = /Found \d+ errors?\.[^\n]*Watching for file changes\.\n/;
-    const recheck = signedRechecks(run, FOUND);
+    const FOUND = FOUND_LINE;
     try {
       const first = await until(FOUND, 0);
       assert.match(run.out.slice(first), /^Found 0 errors\./);
@@ -283,10 +297,8 @@ describe('check --watch (real TypeScript project)', { skip: existsSync(CLI) ? fa
   });
 
   it('re-checks what an edit reaches: an imported file and its importer, a leaf alone, everything when globals go', { timeout: 240_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'dsh-lsp-cli-watch-affected-'));
+    const root = srcProject('dsh-lsp-cli-watch-affected-');
     const at = (name: string): string => join(root, 'src', name);
-    mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2022","module":"nodenext"},"include":["src"]}\n');
     writeFileSync(at('point.ts'), 'export interface Point {\n  x: number;\n  y: number;\n}\n');
     writeFileSync(at('app.ts'), "import type { Point } from './point.js';\nexport const origin: Point = { x: 0, y: 0 };\n");
     writeFileSync(at('leaf.ts'), 'export const leaf: number = 1;\n');
