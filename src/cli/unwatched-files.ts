@@ -82,3 +82,15 @@ export class UnwatchedFiles {
     }
   }
 }
+
+/**
+ * @param path a file
+ * @returns its stat signature now, undefined when it cannot be read (the watch's epoch of a text)
+ */
+export function currentSignature(path: string): string | undefined {
+  try {
+    return signatureOf(statSync(path));
+  } catch {
+    return undefined;
+  }
+}

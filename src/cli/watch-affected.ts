@@ -37,7 +37,7 @@ import { type Dependents, findDependents, isGlobalScope } from '../feedback/depe
 import type { FileChange } from './check-watch.ts';
 import type { FileReport } from './check-report.ts';
 import { ancestorConfigs } from './typescript-programs.ts';
-import { signatureOf, UnwatchedFiles } from './unwatched-files.ts';
+import { currentSignature, signatureOf, UnwatchedFiles } from './unwatched-files.ts';
 import { raceAbort } from '../race-abort.ts';
 import { declarationsChanged, WatchDeclarations } from './watch-declarations.ts';
 
@@ -101,14 +101,6 @@ export function readScope(path: string): Scope | undefined {
 async function readText(path: string): Promise<string | undefined> {
   try {
     return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function currentSignature(path: string): string | undefined {
-  try {
-    return signatureOf(statSync(path));
   } catch {
     return undefined;
   }

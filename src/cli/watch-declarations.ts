@@ -12,9 +12,8 @@
  * loses its signature until that run records a new one (its declarations may depend on what it
  * imports, which that run judged anew).
  */
-import { statSync } from 'node:fs';
 import type { DeclarationSignature, LspEngineApi } from '../lsp/engine-types.ts';
-import { signatureOf } from './unwatched-files.ts';
+import { currentSignature } from './unwatched-files.ts';
 
 /**
  * How long a run's background recording may take (a wedged tsserver must not hold the next
@@ -29,14 +28,6 @@ export type SignatureEngine = Pick<LspEngineApi, 'declarationSignatures'>;
 interface Taken {
   stat: string;
   declaration: DeclarationSignature;
-}
-
-function statNow(path: string): string | undefined {
-  try {
-    return signatureOf(statSync(path));
-  } catch {
-    return undefined;
-  }
 }
 
 /** One watch's declaration signatures. */
@@ -85,7 +76,7 @@ export class WatchDeclarations {
     const answered = await engine.declarationSignatures([...judgedAt.keys()], root, signal === undefined ? {} : { signal });
     for (const [path, stat] of judgedAt) {
       const declaration = answered.get(path);
-      if (declaration === undefined || statNow(path) !== stat) continue;
+      if (declaration === undefined || currentSignature(path) !== stat) continue;
       this.known.set(path, { stat, declaration });
       out.set(path, declaration);
     }
