@@ -3,7 +3,8 @@
  * dynamically (`client/registerCapability`), minus what it unregistered. Requests for a method
  * neither advertises fail fast (Helix-style) instead of being sent.
  */
-import { Emitter, type Event, type Registration, type ServerCapabilities, type Unregistration } from 'vscode-languageserver-protocol';
+import { Emitter, type Event } from 'vscode-jsonrpc';
+import type { Registration, ServerCapabilities, Unregistration } from 'vscode-languageserver-protocol';
 
 /** Request method → static capability key (and sub-key for resolve/prepare variants). */
 const STATIC_KEYS: Record<string, { key: keyof ServerCapabilities; sub?: string; parent?: string }> = {

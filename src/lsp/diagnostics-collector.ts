@@ -9,7 +9,8 @@
  * held result ask again, and a change noticed while a request is in flight makes its answer
  * `pending`.
  */
-import { Emitter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import { Emitter } from 'vscode-jsonrpc';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { createPositionMapper } from '../documents/position-mapping.ts';
 import { TextLines } from '../documents/position-encoding.ts';
 import { tsserverEndOfText } from '../documents/tsserver-end-of-text.ts';

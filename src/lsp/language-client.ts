@@ -6,14 +6,8 @@
  * every pending request with a structured error carrying the stderr tail.
  */
 import type { SubprocessHandle, SubprocessOutcome, SubprocessRuntime } from '@deepseek-ai/dsh-subprocess';
-import {
-  Emitter,
-  type ApplyWorkspaceEditParams,
-  type ApplyWorkspaceEditResult,
-  type Event,
-  type InitializeResult,
-  type PublishDiagnosticsParams,
-} from 'vscode-languageserver-protocol';
+import { Emitter, type Event } from 'vscode-jsonrpc';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { ServerConfig } from '../config.ts';
 import { negotiatedEncoding, type PositionEncodingKind } from '../documents/position-encoding.ts';
 import type { ActionError } from '../errors.ts';

@@ -3,7 +3,7 @@
  * tokens have begun and not ended. A server with open progress (loading a project, indexing)
  * is busy, so an empty diagnostics answer from it is not yet a trustworthy "no problems".
  */
-import { Emitter, type Event } from 'vscode-languageserver-protocol';
+import { Emitter, type Event } from 'vscode-jsonrpc';
 
 /** One `$/progress` value as far as we read it. */
 interface ProgressValue {

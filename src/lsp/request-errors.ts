@@ -3,7 +3,7 @@
  * kept intact (`details.peer`), an abort becomes `CANCELLED`/`TIMEOUT`, a dead connection
  * becomes whatever the client recorded as the reason it died.
  */
-import { ResponseError } from 'vscode-languageserver-protocol';
+import { ResponseError } from 'vscode-jsonrpc';
 import { ActionError, isActionError } from '../errors.ts';
 
 /** JSON-RPC / LSP error codes we route on. */

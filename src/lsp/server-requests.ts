@@ -3,15 +3,14 @@
  * we listen to. Everything unknown is answered MethodNotFound, keeping the stream intact.
  */
 import { basename } from 'node:path';
-import {
-  ResponseError,
-  type ApplyWorkspaceEditParams,
-  type ApplyWorkspaceEditResult,
-  type ConfigurationParams,
-  type MessageConnection,
-  type PublishDiagnosticsParams,
-  type RegistrationParams,
-  type UnregistrationParams,
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
+import type {
+  ApplyWorkspaceEditParams,
+  ApplyWorkspaceEditResult,
+  ConfigurationParams,
+  PublishDiagnosticsParams,
+  RegistrationParams,
+  UnregistrationParams,
 } from 'vscode-languageserver-protocol';
 import { URI } from 'vscode-uri';
 import type { CapabilityRegistry } from './capability-registry.ts';
