@@ -100,7 +100,7 @@ export async function batchDiagnostics(
   for (const group of groups.values()) {
     const [first, ...rest] = group.paths;
     if (first === undefined) continue;
-    if (await pulledUnopened(deps, group, results, singles, signal, onAnswered)) continue;
+    if (await pulledUnopened(deps, group, results, singles, signal, onAnswered, minSeverity)) continue;
     const before = await fsVersions(deps.fs, group.paths);
     await one(first); // starts the server and loads the project
     const lease = await deps.pool.lease(group.serverId, group.serverRoot, signal).catch(() => undefined);
@@ -164,6 +164,7 @@ async function pulledUnopened(
   singles: string[],
   signal: AbortSignal | undefined,
   onAnswered: ((path: string) => void) | undefined,
+  minSeverity: 1 | 2 | 3 | 4,
 ): Promise<boolean> {
   const lease = await deps.pool.lease(group.serverId, group.serverRoot, signal).catch(() => undefined);
   if (lease === undefined) return false;
@@ -180,6 +181,7 @@ async function pulledUnopened(
         ...(deps.waitMs === undefined ? {} : { waitMs: deps.waitMs }),
         ...(deps.log === undefined ? {} : { log: deps.log }),
         ...(deps.epoch === undefined ? {} : { epoch: deps.epoch }),
+        minSeverity,
       },
       client,
       group.paths,

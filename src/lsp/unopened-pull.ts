@@ -51,6 +51,11 @@ export interface UnopenedPullDeps {
   log?: (message: string) => void;
   /** The epoch of the process the group's files go to, when its project may have been loaded before the group began. */
   epoch?: ServerEpoch;
+  /**
+   * The lowest severity the caller keeps (1 error … 4 hint): less severe items are dropped as
+   * they arrive, before their positions are mapped (which may read the file). Default 4: all.
+   */
+  minSeverity?: 1 | 2 | 3 | 4;
 }
 
 /** What a group came to. */
@@ -106,6 +111,16 @@ export async function pullUnopened(client: LanguageClient, path: string, uri: st
 }
 
 /**
+ * @param items a server's Diagnostic objects
+ * @param minSeverity the lowest severity kept (undefined: all)
+ * @returns the items at or above it; an item without a severity is kept (normalising decides what it is)
+ */
+export function keptSeverities(items: unknown[], minSeverity: 1 | 2 | 3 | 4 | undefined): unknown[] {
+  if (minSeverity === undefined || minSeverity >= 4) return items;
+  return items.filter((item) => !isObject(item) || typeof item.severity !== 'number' || item.severity <= minSeverity);
+}
+
+/**
  * @param deps engine parts
  * @param client the group's server (leased by the caller)
  * @param paths the group's files, all routed to `client`
@@ -149,7 +164,7 @@ export async function pullUnopenedGroup(
       if (signal?.aborted) throw abortError(signal);
       try {
         const budget = deps.waitMs === undefined ? undefined : AbortSignal.timeout(Math.max(1, deps.waitMs));
-        const raw = await pullUnopened(client, path, uriOf(path), budget === undefined ? signal : signal === undefined ? budget : AbortSignal.any([signal, budget]));
+        const raw = keptSeverities(await pullUnopened(client, path, uriOf(path), budget === undefined ? signal : signal === undefined ? budget : AbortSignal.any([signal, budget])), deps.minSeverity);
         const items = await deps.sessions.normalizeAcross(client, (ctx) => normalizeDiagnostics(ctx, raw, path, 'unopened pull'));
         answered.push([path, serverDiagnostics({ serverId: client.serverId, mode: 'pull', strategy: 'pull', state: 'fresh', version: 0, items })]);
         onAnswered?.(path);
