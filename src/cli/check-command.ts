@@ -105,9 +105,14 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       },
       io,
     );
+    // TypeScript 7's plan (its tsc's listing) runs while the composition boots (early-plan.ts):
+    // started first, and the boot only once the listing is under way (decision 0112).
+    let boot: ((booting: Promise<BootedComposition>) => void) | undefined;
+    const later = new Promise<BootedComposition>((settle) => (boot = settle));
+    early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, later) : undefined;
+    if (early !== undefined) await untilOrAfter(early.started, EARLY_PLAN_HEAD_START_MS);
     const booting = bootPrepared(prepared, cmd, io);
-    // TypeScript 7's plan (its tsc's listing) runs while the composition boots (early-plan.ts).
-    early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, booting) : undefined;
+    boot?.(booting);
     booted = await booting;
   } catch (error) {
     solution?.dispose();
@@ -144,6 +149,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     });
   } finally {
     await booted.dispose();
+    timeline.mark('disposed');
     solution?.dispose();
     signatures?.dispose();
   }
@@ -467,6 +473,23 @@ export function filesOnlyInStoppedPrograms(programs: readonly TsProgram[]): Set<
   for (const program of programs) for (const file of program.files) (program.stops === true ? stopped : going).add(file);
   for (const file of going) stopped.delete(file);
   return stopped;
+}
+
+/**
+ * The longest the boot waits for the early plan to start its listing: the walk is a few ms on a
+ * usual repository; a git or a tree slow beyond this overlaps the boot as before.
+ */
+const EARLY_PLAN_HEAD_START_MS = 200;
+
+/** @returns after `work` settles or `ms` pass, whichever is first (the timer never holds the process) */
+async function untilOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((settle) => {
+    timer = setTimeout(settle, ms);
+    timer.unref();
+  });
+  await Promise.race([work.then(() => undefined, () => undefined), cap]);
+  clearTimeout(timer);
 }
 
 /** Files per `diagnosticsMany` call: progress and an interrupt keep whole batches. */

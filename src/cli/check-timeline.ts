@@ -14,7 +14,8 @@ export type TimelinePhase =
   | 'project loaded'
   | 'first answer'
   | 'all answers'
-  | 'report written';
+  | 'report written'
+  | 'disposed';
 
 /** Marks phases of one run. */
 export interface CheckTimeline {

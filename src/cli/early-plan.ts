@@ -1,9 +1,15 @@
 /**
- * `check`'s file plan, started while the composition boots instead of after it: asking git,
+ * `check`'s file plan, started before the composition boots instead of after it: asking git,
  * walking the paths, reading the tsconfigs and — the long part — the compiler's own program
  * listing (TypeScript 7's `tsc --listFilesOnly`, or the isolated 5.x config parser) need nothing
  * the composition provides. Only the last step, telling TypeScript files from others, asks the
  * booted engine's routing; it waits for the boot.
+ *
+ * `check` lets the plan get as far as starting the listing ({@link EarlyPlan.started}) before it
+ * starts the boot: the boot's module loading holds the event loop for ~0.1 s, and git's answer
+ * waited behind it, so the listing began only as the boot ended and then competed with the
+ * server's project load for the CPU (measured on rxjs: listing spawned at 150–190 ms, plan done at
+ * 330–470 ms). See docs/decisions/0112-plan-before-boot.md.
  *
  * The early plan assumes the TypeScript chosen before the boot; `check` uses it only when the
  * booted table runs that same TypeScript (a `--servers` entry may name another, or drop it) and
@@ -32,6 +38,8 @@ export interface PlanInputs {
   signal: AbortSignal | undefined;
   /** Awaited after the programs are read and before any file is classified. */
   gate?: Promise<unknown>;
+  /** Called when the compiler's listings have been started (TypeScript 7: its `tsc` processes spawned). */
+  onListing?: () => void;
 }
 
 /**
@@ -60,7 +68,15 @@ export function fileSetRequest(inputs: PlanInputs): FileSetRequest {
     isTypeScriptFile: inputs.isTypeScriptFile,
     includeUnconfigured: inputs.cmd.includeUnconfigured,
     allPrograms: inputs.cmd.allPrograms,
-    ...(native === undefined ? {} : { completePrograms: (programs: TsProgram[]) => after(listNativePrograms(native, programs, inputs.signal)) }),
+    ...(native === undefined
+      ? {}
+      : {
+          completePrograms: (programs: TsProgram[]) => {
+            const listing = listNativePrograms(native, programs, inputs.signal);
+            inputs.onListing?.();
+            return after(listing);
+          },
+        }),
   };
 }
 
@@ -86,11 +102,17 @@ export interface EarlyPlan {
    *   another TypeScript, or failed (plan again: that reports the failure)
    */
   take(choice: TypeScriptChoice | undefined): Promise<FileSet | undefined>;
+  /**
+   * Resolves once the plan has walked the paths, taken its snapshot and started the compiler's
+   * listings — the point from which it waits on child processes and on the boot — or has ended
+   * without getting there. Never rejects.
+   */
+  readonly started: Promise<void>;
 }
 
 /**
  * @param inputs as for {@link fileSetRequest}, without the routing (the booted engine's is used)
- * @param booting the composition's boot
+ * @param booting the composition's boot (it may be started later: see {@link EarlyPlan.started})
  * @returns the plan under way
  */
 export function startEarlyPlan(inputs: Omit<PlanInputs, 'isTypeScriptFile' | 'gate' | 'choice'> & { choice: TypeScriptChoice }, booting: Promise<BootedComposition>): EarlyPlan {
@@ -109,11 +131,17 @@ export function startEarlyPlan(inputs: Omit<PlanInputs, 'isTypeScriptFile' | 'ga
   const collected = new Promise<Walked | undefined>((settle) => (found = settle));
   // the snapshot is taken here, synchronously after the walk: before the boot ends, no server exists
   const onCollected = (files: readonly string[]): void => found?.({ files, snapshot: takeFileSnapshot(files) });
-  const fileSet = planFileSet({ ...fileSetRequest({ ...inputs, isTypeScriptFile, gate }), onCollected }).catch(() => undefined);
+  let listing: (() => void) | undefined;
+  const started = new Promise<void>((settle) => (listing = settle));
+  const fileSet = planFileSet({ ...fileSetRequest({ ...inputs, isTypeScriptFile, gate, onListing: () => listing?.() }), onCollected }).catch(() => undefined);
   // a plan that failed before its walk ended found nothing
-  void fileSet.then(() => found?.(undefined));
+  void fileSet.then(() => {
+    found?.(undefined);
+    listing?.();
+  });
   let taken = false;
   return {
+    started,
     walked(choice) {
       return taken || choice !== inputs.choice ? undefined : collected;
     },

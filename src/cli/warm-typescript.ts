@@ -48,8 +48,7 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
   const opts = inputs.signal === undefined ? {} : { signal: inputs.signal };
   const run = async (): Promise<ServerEpoch | undefined> => {
     const walked = await inputs.walked;
-    const files = (walked?.files ?? []).filter(inputs.isTypeScriptFile);
-    const seed = seedOf(anchor, files, workspace, inputs.rootMarkers);
+    const seed = seedOf(anchor, walked?.files ?? [], inputs.isTypeScriptFile, workspace, inputs.rootMarkers);
     if (seed === undefined || walked === undefined || engine.warmStart === undefined) {
       await engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, workspace, opts);
       return undefined;
@@ -70,7 +69,7 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
  * own lookup goes through its file system, slower, and on the server's start path. A seed on
  * another process only loads that one (its groups get the epoch, the anchor's none): slower, exact.
  */
-function seedOf(anchor: string, files: readonly string[], workspace: string, markers: readonly string[]): string | undefined {
+function seedOf(anchor: string, files: readonly string[], isTypeScriptFile: (path: string) => boolean, workspace: string, markers: readonly string[]): string | undefined {
   const known = new Map<string, string>();
   const rootOf = (path: string): string => {
     const chain: string[] = [];
@@ -96,5 +95,6 @@ function seedOf(anchor: string, files: readonly string[], workspace: string, mar
   };
   const root = rootOf(anchor);
   const prefix = root.endsWith(sep) ? root : root + sep;
-  return files.find((file) => file.startsWith(prefix) && rootOf(file) === root);
+  // routed lazily: the first match is enough, and this runs on the server's start path
+  return files.find((file) => file.startsWith(prefix) && isTypeScriptFile(file) && rootOf(file) === root);
 }

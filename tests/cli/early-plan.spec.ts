@@ -66,6 +66,38 @@ describe('startEarlyPlan', () => {
     assert.equal(await again.take(NATIVE), undefined);
   });
 
+  it('says it has started before the boot exists: with no program to list, once its walk is done', async () => {
+    const root = tree();
+    const never = new Promise<BootedComposition>(() => undefined);
+    const early = startEarlyPlan({ cmd, cwd: root, workspace: root, choice: NATIVE, signal: undefined }, never);
+    const walked = await early.walked(NATIVE);
+    assert.deepEqual(walked?.files, [join(root, 'notes.txt'), join(root, 'src', 'a.ts')]);
+    // the plan now waits for the boot (to classify the files): it must not hold the boot back
+    await early.started;
+  });
+
+  it('says it has started once the listing is spawned, while the boot has not begun', async () => {
+    const root = tree();
+    writeFileSync(join(root, 'tsconfig.json'), '{"include": ["src"]}\n');
+    // a "compiler" that answers only when told to: the listing is under way until then
+    const gate = join(root, 'go');
+    const fake = join(root, 'fake-tsc.sh');
+    writeFileSync(fake, `#!/bin/sh\nwhile [ ! -e '${gate}' ]; do sleep 0.02; done\necho '${join(root, 'src', 'a.ts')}'\n`, { mode: 0o755 });
+    const choice = { ...NATIVE, serverPath: fake };
+    let boot!: (b: BootedComposition) => void;
+    const booting = new Promise<BootedComposition>((resolve) => (boot = resolve));
+    const early = startEarlyPlan({ cmd, cwd: root, workspace: root, choice, signal: undefined }, booting);
+    await early.started;
+    let listed = false;
+    const plan = early.take(choice).then((fileSet) => ((listed = true), fileSet));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(listed, false, 'started means the listing runs, not that it ended');
+    writeFileSync(gate, '');
+    boot(booted((path) => (path.endsWith('.ts') ? ['typescript'] : [])));
+    const fileSet = await plan;
+    assert.deepEqual(fileSet?.programs.map((p) => p.files), [[join(root, 'src', 'a.ts')]]);
+  });
+
   it('a failed boot ends it with no plan and no unhandled rejection', async () => {
     const root = tree();
     const booting = Promise.reject(new Error('boot failed'));
