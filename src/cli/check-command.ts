@@ -19,6 +19,7 @@ import type { LspActionsApi } from '../lsp-actions-api.ts';
 import type { FileSnapshot, ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
+import { batchGoGc } from './batch-go-gc.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { planFileSet, type FileSet } from './check-file-set.ts';
 import { checkProgramByProgram } from './check-by-program.ts';
@@ -101,7 +102,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
         directTsserver: true,
         ...(native === undefined
           ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
-          : { typescriptServer: nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS) }),
+          : { typescriptServer: { ...nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS), env: batchGoGc(io.env) } }),
       },
       io,
     );
