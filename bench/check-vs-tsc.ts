@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     '',
     PROJECT === undefined
       ? `Command: \`npm run build && node bench/check-vs-tsc.ts${NATIVE ? ' --typescript 7' : ''} --files ${FILES}${CLASSES > 1 ? ` --classes ${CLASSES}` : ''} --rounds ${ROUNDS} --write\` (${after.date}, commit ${after.commit}).`
-      : `Command: \`npm run build && node bench/check-vs-tsc.ts --project ${PROJECT} --rounds ${ROUNDS}\` (${after.date}, commit ${after.commit}).`,
+      : `Command: \`npm run build && node bench/check-vs-tsc.ts --project ${PROJECT}${NATIVE ? ' --typescript 7' : ''} --rounds ${ROUNDS}${values.timeline ? ' --timeline' : ''}\` (${after.date}, commit ${after.commit}).`,
     PROJECT === undefined
       ? `Generated project: ${FILES} files (tsconfig + ${FILES - 1} modules of ${CLASSES} declaration group${CLASSES > 1 ? 's' : ''} each, ~${6 + 14 * CLASSES} lines, importing lower-numbered ones, ${ERROR_MODULES.size} type errors); both tools report the same ${ERROR_MODULES.size} errors every round (checked).`
       : `Existing project ${PROJECT}; both tools report the same errors every round (checked).`,
