@@ -5,7 +5,7 @@
  * order), then servers whose `extensionToLanguage` knows the file's extension (config order).
  * Extensions match case-insensitively, longest multi-dot suffix first (`.d.ts` before `.ts`).
  */
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileSystem } from '@deepseek-ai/dsh-fs';
 import type { ServerConfig } from '../config.ts';
@@ -25,9 +25,33 @@ export interface RouteMatch {
  * @returns the `/`-separated path relative to `root`, or `undefined` when `path` is outside it
  */
 export function workspaceRelative(path: string, root: string): string | undefined {
+  const fast = plainRelative(path, root);
+  if (fast !== undefined) return fast;
   const rel = relative(root, path);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return rel.split(sep).join('/');
+}
+
+/** Whether the last root seen by {@link plainRelative} is a normalised absolute POSIX path. */
+let lastRoot: { root: string; plain: boolean } | undefined;
+/** A `.`/`..` segment, an empty one (leading, inner), or a trailing separator. */
+const UNPLAIN = /(^|\/)\.{1,2}(\/|$)|\/\/|\/$|^\//;
+
+/**
+ * The usual case of {@link workspaceRelative} without `path.relative`, which resolves both paths
+ * on every call (routing a whole check's files spent ~12 ms there): a normalised absolute POSIX
+ * path below a normalised absolute root is the rest of the string.
+ * @returns the relative path, or undefined when the fast case does not apply (not under the root
+ *   by prefix, not POSIX, not normalised): then `path.relative` decides
+ */
+function plainRelative(path: string, root: string): string | undefined {
+  if (sep !== '/') return undefined;
+  if (lastRoot?.root !== root) lastRoot = { root, plain: isAbsolute(root) && normalize(root) === root && (root === '/' || !root.endsWith('/')) };
+  if (!lastRoot.plain) return undefined;
+  const prefix = root === '/' ? '/' : `${root}/`;
+  if (path.length <= prefix.length || !path.startsWith(prefix)) return undefined;
+  const rest = path.slice(prefix.length);
+  return UNPLAIN.test(rest) ? undefined : rest;
 }
 
 /**
@@ -78,7 +102,8 @@ export class ServerRouter {
    * @returns every server for the file, globs first, then extensions
    */
   route(path: string, root: string): RouteMatch[] {
-    const rel = workspaceRelative(path, root);
+    // globs match the workspace-relative path; without any, it is not needed
+    const rel = this.servers.some((s) => s.globs.length > 0) ? workspaceRelative(path, root) : undefined;
     const byGlob: RouteMatch[] = [];
     const byExtension: RouteMatch[] = [];
     const candidates = extensionCandidates(basename(path));

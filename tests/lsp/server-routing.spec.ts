@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isAbsolute, relative, sep } from 'node:path';
 import { unlink } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { resolveConfig } from '../../src/config.ts';
@@ -16,6 +17,13 @@ const config = resolveConfig({
   },
 });
 const router = new ServerRouter(config.servers);
+
+/** What `workspaceRelative` answered before its fast case: `path.relative`, always. */
+function reference(path: string, root: string): string | undefined {
+  const rel = relative(root, path);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
+}
 
 describe('ServerRouter.route', () => {
   it('routes by extension in config order, case-insensitively', () => {
@@ -52,6 +60,25 @@ describe('ServerRouter.route', () => {
     assert.equal(workspaceRelative('/w', '/w'), undefined);
     assert.equal(workspaceRelative('/wx/a.ts', '/w'), undefined);
     assert.equal(workspaceRelative('/a.ts', '/w'), undefined);
+  });
+
+  it('answers as path.relative does for every shape of path and root (its fast case included)', () => {
+    const roots = ['/w', '/w/', '/', '/w/x/..', '/w//v', '/w/./v', 'w', '/w/v'];
+    const parts = ['', 'a', 'b.ts', '.', '..', '.hidden', '..x', 'x..', '', 'v'];
+    let compared = 0;
+    for (const root of roots) {
+      for (const a of parts) {
+        for (const b of parts) {
+          for (const lead of ['/w/', '/w/v/', '/', '/wx/', '/w//', 'w/']) {
+            const path = `${lead}${a}/${b}`;
+            assert.equal(workspaceRelative(path, root), reference(path, root), `${path} under ${root}`);
+            assert.equal(workspaceRelative(`${lead}${a}`, root), reference(`${lead}${a}`, root), `${lead}${a} under ${root}`);
+            compared += 2;
+          }
+        }
+      }
+    }
+    assert.ok(compared > 1000);
   });
 });
 
