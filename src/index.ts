@@ -53,7 +53,7 @@ export async function apply(ctx: Context, rawConfig: Config): Promise<void> {
   let feedback: EditFeedbackHooks | undefined;
   const watchForFeedback = !config.watchWorkspace && config.editFeedback.enabled && config.editFeedback.watchChanges;
   const inner = config.watchWorkspace
-    ? (await import('./documents/node-workspace-watcher.ts')).nodeWorkspaceWatch()
+    ? (await import('./documents/node-workspace-watcher.ts')).nodeWorkspaceWatch({ takePrestarted: true })
     : watchForFeedback
       ? (await import('./feedback/local-disk-watch.ts')).localDiskWatch(ctx.fs, (message) => logger.debug(message), () => feedback?.watchStarted())
       : undefined;

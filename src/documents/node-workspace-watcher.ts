@@ -20,6 +20,7 @@ import { readdirSync, statSync, watch as fsWatch, type FSWatcher, type Stats } f
 import { join } from 'node:path';
 import type { WatchHooks, WorkspaceWatch } from '../lsp/engine-types.ts';
 import type { FileChange } from '../lsp/watched-files.ts';
+import { takePrestartedWatch } from './prestarted-watches.ts';
 import { SKIPPED_DIRECTORIES } from '../skipped-directories.ts';
 
 const skipped = (name: string): boolean => SKIPPED_DIRECTORIES.has(name) || name.startsWith('.');
@@ -31,6 +32,12 @@ const VANISHED = new Set(['ENOENT', 'ENOTDIR']);
 export interface NodeWatchOptions {
   /** The `fs.watch` to use (tests inject one that fails like an exhausted inotify). */
   watch?: (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
+  /**
+   * Take over a watch of the same root the host started ahead ({@link takePrestartedWatch}): the
+   * engine's watcher only (the plugin sets it) — never another consumer's, which would take the
+   * engine's changes from it.
+   */
+  takePrestarted?: boolean;
 }
 
 /** What a file looked like when last seen. */
@@ -51,6 +58,10 @@ const statOrUndefined = (path: string): Stats | undefined => {
 export function nodeWorkspaceWatch(options: NodeWatchOptions = {}): WorkspaceWatch {
   const watchDir = options.watch ?? ((dir, listener) => fsWatch(dir, listener));
   return (root, onChange, hooks?: WatchHooks) => {
+    // a watch the host started ahead of the engine (check on TypeScript 7): the same kind, with
+    // everything it saw since (prestarted-watches.ts)
+    const ahead = options.takePrestarted === true ? takePrestartedWatch(root, onChange, hooks) : undefined;
+    if (ahead !== undefined) return ahead;
     const watchers = new Map<string, FSWatcher>();
     /** Every file seen under the root → its signature. */
     const known = new Map<string, string>();

@@ -18,6 +18,7 @@ import { ActionError } from '../errors.ts';
 import type { LiveServerInfo } from './engine-types.ts';
 import type { EngineLog } from './json-rpc-connection.ts';
 import { LanguageClient } from './language-client.ts';
+import { serverFingerprint, takePrestartedServer } from './prestarted-servers.ts';
 import { raceAbort } from '../race-abort.ts';
 import { RestartBudget } from './restart-budget.ts';
 import { workspaceRelative } from './server-routing.ts';
@@ -180,14 +181,21 @@ export class ServerPool {
       throw error;
     }
     const entry = this.entry(slot.serverId);
-    const client = new LanguageClient({
-      serverId: slot.serverId,
-      root: slot.root,
-      config: entry,
-      executable: this.deps.executables?.get(slot.serverId) ?? entry.command,
-      subprocess: this.deps.subprocess,
-      log: this.deps.log,
-    });
+    const executable = this.deps.executables?.get(slot.serverId) ?? entry.command;
+    // the very process this start would make, started by the host before the engine existed
+    // (prestarted-servers.ts): only for a slot's first start
+    const ahead = slot.starts === 0 ? takePrestartedServer(slot.serverId, slot.root, serverFingerprint(entry, executable)) : undefined;
+    const client =
+      ahead?.client ??
+      new LanguageClient({
+        serverId: slot.serverId,
+        root: slot.root,
+        config: entry,
+        executable,
+        subprocess: this.deps.subprocess,
+        log: this.deps.log,
+      });
+    if (ahead !== undefined) this.deps.log('debug', `${slot.serverId}: took the process started before the engine (root ${slot.root})`);
     slot.client = client;
     slot.starts++;
     client.onDidFail((error) => {
@@ -201,7 +209,7 @@ export class ServerPool {
       this.deps.onGone(client);
       this.capacityChanged();
     });
-    await client.start();
+    await (ahead?.started ?? client.start());
     this.deps.onStarted(client);
     if (slot.client === client) slot.ready = client;
     return client;
