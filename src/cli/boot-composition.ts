@@ -69,6 +69,20 @@ export function stderrExporter(stderr: NodeJS.WritableStream & { isTTY?: boolean
 }
 
 /**
+ * The same lines for a logger that runs before any composition (`check`'s early server).
+ * @param stderr the log stream
+ * @param level the most verbose level written
+ * @param name the logger's name (`lsp-actions`: the engine's)
+ * @returns a log function
+ */
+export function stderrLog(stderr: NodeJS.WritableStream, level: LogLevel, name: string): (type: 'debug' | 'info' | 'warn' | 'error', message: string) => void {
+  const threshold = level === 'silent' ? -1 : (LEVEL_RANK[level] ?? 1);
+  return (type, message) => {
+    if ((LEVEL_RANK[type] ?? 3) <= threshold) stderr.write(`${type} [${name}] ${message}\n`);
+  };
+}
+
+/**
  * @param source rows or a cordis.yml
  * @param options base directory, log level, log stream
  * @returns the composition, after the Loader settled

@@ -19,8 +19,10 @@ import type { LspActionsApi } from '../lsp-actions-api.ts';
 import type { FileSnapshot, ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import { nativeTypeScriptServer } from '../presets/native-typescript.ts';
-import { batchGoGc } from './batch-go-gc.ts';
-import type { BootedComposition } from './boot-composition.ts';
+import { batchGoGc } from './go-runtime-env.ts';
+import { type BootedComposition, stderrLog } from './boot-composition.ts';
+import type { EarlyServer } from './early-typescript-server.ts';
+import { ServerRouter } from '../lsp/server-routing.ts';
 import { planFileSet, type FileSet } from './check-file-set.ts';
 import { checkProgramByProgram } from './check-by-program.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
@@ -89,6 +91,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   const signatures = native === undefined && cmd.watch ? signaturePluginProbe() : undefined;
   // the temp files above are removed at dispose; a setup that fails before it removes them here
   let early: EarlyPlan | undefined;
+  let earlyServer: EarlyServer | undefined;
   let booted: BootedComposition;
   try {
     const tsserverOptions = { tsserver: { path: choice.serverPath }, ...(signatures === undefined ? {} : { plugins: [signatures.plugin] }) };
@@ -112,10 +115,25 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     const later = new Promise<BootedComposition>((settle) => (boot = settle));
     early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, later) : undefined;
     if (early !== undefined) await untilOrAfter(early.started, EARLY_PLAN_HEAD_START_MS);
+    // and its server, with the project's load asked for, before the boot too (decision 0113)
+    const entry = prepared.servers?.[EMBEDDED_TYPESCRIPT_ID];
+    const walked = early === undefined ? undefined : await early.walked(choice);
+    if (walked !== undefined && native !== undefined && entry?.command === native.command && prepared.servers !== undefined) {
+      const router = new ServerRouter(prepared.servers);
+      const isTypeScriptFile = (path: string): boolean => router.route(path, workspace).some((r) => r.serverId === EMBEDDED_TYPESCRIPT_ID);
+      const anchor = typeScriptAnchor(cmd, io.cwd, workspace, isTypeScriptFile);
+      earlyServer =
+        anchor === undefined
+          ? undefined
+          : // imported here: the walk and the listing start before the server's modules load
+            await (await import('./early-typescript-server.ts')).startEarlyServer({ entry, anchor, walked, workspace, rootMarkers: PROGRAM_ROOT_MARKERS, isTypeScriptFile, waitMs, log: stderrLog(io.stderr, cmd.logLevel, 'lsp-actions') });
+      await earlyServer?.headStart;
+    }
     const booting = bootPrepared(prepared, cmd, io);
     boot?.(booting);
     booted = await booting;
   } catch (error) {
+    await earlyServer?.dispose();
     solution?.dispose();
     signatures?.dispose();
     throw error;
@@ -128,7 +146,16 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     io.stderr.write(`warning: watching ${displayPath(event.root, io.cwd)} is degraded (${event.reason}); ${how}\n`);
   });
   try {
-    const plan: CheckPlan = { workspace, waitMs, signal, choice, timeline, ...(early === undefined ? {} : { early }), ...(solution === undefined ? {} : { solution }) };
+    const plan: CheckPlan = {
+      workspace,
+      waitMs,
+      signal,
+      choice,
+      timeline,
+      ...(early === undefined ? {} : { early }),
+      ...(earlyServer === undefined ? {} : { earlyServer }),
+      ...(solution === undefined ? {} : { solution }),
+    };
     if (!cmd.watch) return await checkWith(booted, cmd, io, plan);
     const { nodeWorkspaceWatch } = await import('../documents/node-workspace-watcher.ts');
     const filePlan = new PlanCache<FileSet>();
@@ -150,6 +177,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     });
   } finally {
     await booted.dispose();
+    await earlyServer?.dispose();
     timeline.mark('disposed');
     solution?.dispose();
     signatures?.dispose();
@@ -171,6 +199,8 @@ interface CheckPlan {
   timeline: CheckTimeline;
   /** The plan started while the composition booted (taken by the first run). */
   early?: EarlyPlan;
+  /** TypeScript 7's server started before the boot (its unused parts are released after the warm start). */
+  earlyServer?: EarlyServer;
   /** `--watch`: what the previous run keeps, and which files this run asks (watch-affected.ts). */
   affected?: WatchAffected;
   /** `--watch`: the programs' listings of the previous run (watch-program-run.ts). */
@@ -409,24 +439,40 @@ function prestartTypeScript(
   warm: Pick<WarmInputs, 'walked' | 'isTypeScriptFile'> | undefined,
 ): StartedTypeScript | undefined {
   if (typeof api.engine.prestart !== 'function') return undefined;
-  const first = resolve(io.cwd, cmd.paths[0] ?? '.');
-  let anchor: string | undefined;
-  if (!existsSync(first)) return undefined;
-  if (statSync(first).isDirectory()) {
-    const own = CONFIG_NAMES.map((name) => join(first, name)).find((path) => existsSync(path));
-    if (own !== undefined && solutionOnly(own)) return undefined;
-    anchor = own ?? ancestorConfigs(first, plan.workspace, existsSync)[0];
-  } else if (api.engine.serversFor(first, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID)) {
-    anchor = first;
-  }
+  const anchor = typeScriptAnchor(cmd, io.cwd, plan.workspace, (path) => api.engine.serversFor(path, plan.workspace).includes(EMBEDDED_TYPESCRIPT_ID));
   if (anchor === undefined) return undefined;
-  if (warm !== undefined) return warmTypeScript({ engine: api.engine, anchor, workspace: plan.workspace, rootMarkers: PROGRAM_ROOT_MARKERS, signal: plan.signal, timeline: plan.timeline, ...warm });
+  if (warm !== undefined) {
+    const warmed = warmTypeScript({ engine: api.engine, anchor, workspace: plan.workspace, rootMarkers: PROGRAM_ROOT_MARKERS, signal: plan.signal, timeline: plan.timeline, ...warm });
+    // the engine took the server started before the boot during this start, or never will
+    void warmed.started.then(() => plan.earlyServer?.releaseUnused());
+    return warmed;
+  }
   // A failed start is reported by the first real request for the files; nothing to say here.
   const started = api.engine
     .prestart(EMBEDDED_TYPESCRIPT_ID, anchor, plan.workspace, plan.signal === undefined ? {} : { signal: plan.signal })
     .then(() => plan.timeline.mark('server ready'))
     .catch(() => undefined);
   return { anchor, started };
+}
+
+/**
+ * @param cmd the command (its first path)
+ * @param cwd where relative paths start
+ * @param workspace the workspace root
+ * @param isTypeScriptFile whether the TypeScript server handles a file
+ * @returns the file or config the first path's TypeScript server is started for: a directory's
+ *   own tsconfig/jsconfig (none for a solution's root config), else its nearest ancestor's; a
+ *   file the server handles; undefined when there is none
+ */
+function typeScriptAnchor(cmd: CheckCommand, cwd: string, workspace: string, isTypeScriptFile: (path: string) => boolean): string | undefined {
+  const first = resolve(cwd, cmd.paths[0] ?? '.');
+  if (!existsSync(first)) return undefined;
+  if (statSync(first).isDirectory()) {
+    const own = CONFIG_NAMES.map((name) => join(first, name)).find((path) => existsSync(path));
+    if (own !== undefined && solutionOnly(own)) return undefined;
+    return own ?? ancestorConfigs(first, workspace, existsSync)[0];
+  }
+  return isTypeScriptFile(first) ? first : undefined;
 }
 
 /** @returns whether the config lists no file of its own (`"files": []`, no `include`): a solution's root */

@@ -8,8 +8,9 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { batchGoGc } from './batch-go-gc.ts';
+import { batchGoGc, listingGoProcs } from './go-runtime-env.ts';
 import { parseJsonc } from './jsonc.ts';
 import type { ReportDiagnostic } from './check-report.ts';
 import type { SeverityName } from './parse-args.ts';
@@ -110,7 +111,7 @@ export function listNativeProgram(tsc: NativeTsc, configPath: string, signal?: A
   return new Promise((resolveListing, reject) => {
     const child = spawn(tsc.command, [...tsc.args, '-p', configPath, '--listFilesOnly', '--pretty', 'false'], {
       cwd,
-      env: { ...process.env, ...batchGoGc(process.env) },
+      env: { ...process.env, ...batchGoGc(process.env), ...listingGoProcs(process.env, availableParallelism()) },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(signal === undefined ? {} : { signal }),
     });

@@ -48,7 +48,7 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
   const opts = inputs.signal === undefined ? {} : { signal: inputs.signal };
   const run = async (): Promise<ServerEpoch | undefined> => {
     const walked = await inputs.walked;
-    const seed = seedOf(anchor, walked?.files ?? [], inputs.isTypeScriptFile, workspace, inputs.rootMarkers);
+    const seed = warmSeed(anchor, walked?.files ?? [], inputs.isTypeScriptFile, workspace, inputs.rootMarkers)?.seed;
     if (seed === undefined || walked === undefined || engine.warmStart === undefined) {
       await engine.prestart(EMBEDDED_TYPESCRIPT_ID, anchor, workspace, opts);
       return undefined;
@@ -68,8 +68,15 @@ export function warmTypeScript(inputs: WarmInputs): StartedTypeScript {
  * the server's root markers (check's: tsconfig.json, jsconfig.json), looked up synchronously — the engine's
  * own lookup goes through its file system, slower, and on the server's start path. A seed on
  * another process only loads that one (its groups get the epoch, the anchor's none): slower, exact.
+ * @returns the seed file and the server root it shares with the anchor, or undefined
  */
-function seedOf(anchor: string, files: readonly string[], isTypeScriptFile: (path: string) => boolean, workspace: string, markers: readonly string[]): string | undefined {
+export function warmSeed(
+  anchor: string,
+  files: readonly string[],
+  isTypeScriptFile: (path: string) => boolean,
+  workspace: string,
+  markers: readonly string[],
+): { seed: string; root: string } | undefined {
   const known = new Map<string, string>();
   const rootOf = (path: string): string => {
     const chain: string[] = [];
@@ -96,5 +103,6 @@ function seedOf(anchor: string, files: readonly string[], isTypeScriptFile: (pat
   const root = rootOf(anchor);
   const prefix = root.endsWith(sep) ? root : root + sep;
   // routed lazily: the first match is enough, and this runs on the server's start path
-  return files.find((file) => file.startsWith(prefix) && isTypeScriptFile(file) && rootOf(file) === root);
+  const seed = files.find((file) => file.startsWith(prefix) && isTypeScriptFile(file) && rootOf(file) === root);
+  return seed === undefined ? undefined : { seed, root };
 }

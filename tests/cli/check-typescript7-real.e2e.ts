@@ -80,10 +80,13 @@ describe('a real repository on TypeScript 7: rxjs 7.8.2 migrated, against its ts
     const files = programFiles(root);
     assert.ok(files.length > 400, `the program is the whole library (${files.length} files)`);
 
-    const r = await spawnCli(MAIN, ['check', '.', '--format', 'json', '--wait-ms', '150000'], { cwd: root, env: { ...env, DSH_LSP_ACTIONS_TIMELINE: '1' }, timeoutMs: TIMEOUT });
-    assert.equal(r.code, 1, r.stderr);
-    // the answers came from a server whose project loaded while the listing ran (decision 0110)
+    const r = await spawnCli(MAIN, ['check', '.', '--format', 'json', '--wait-ms', '150000', '--log-level', 'debug'], { cwd: root, env: { ...env, DSH_LSP_ACTIONS_TIMELINE: '1' }, timeoutMs: TIMEOUT });
+    assert.equal(r.code, 1, r.stderr.slice(-2000));
+    // the answers came from a server whose project loaded while the listing ran (decision 0110),
+    // the very process started before the composition booted (decision 0113)
     assert.match(r.stderr, /^timeline: [\d.]+ ms project loaded$/m);
+    assert.match(r.stderr, /typescript: took the process started before the engine \(root /);
+    assert.doesNotMatch(r.stderr, /was not taken by the engine/);
     const doc = JSON.parse(r.stdout) as JsonDoc;
     assert.equal(doc.typescript?.version, '7.0.2');
     assert.equal(doc.typescript?.server, 'tsc --lsp');
@@ -93,5 +96,46 @@ describe('a real repository on TypeScript 7: rxjs 7.8.2 migrated, against its ts
       .sort();
     assert.deepEqual(errors, expected);
     assert.deepEqual(doc.files.filter((f) => f.config !== true).map((f) => f.path).sort(), files);
+  });
+
+  it('a module another process saves while check starts (before and after the server is up): its importer is never a false clean', async () => {
+    assert.ok(root !== '', 'runs after the parity test, on its tree');
+    // the saved module, and an importer that sorts into another batch: judged by what the server
+    // knows of the module, not by its own text (decision 0110's watch, handed over by 0113)
+    const saved = join(root, 'src', 'internal', 'util', 'savedByOther.ts');
+    const importer = join(root, 'src', 'a-uses-saved.ts');
+    const clean = 'export type Saved = number;\n';
+    const broken = 'export type Saved = string;\n';
+    writeFileSync(importer, "import type { Saved } from './internal/util/savedByOther';\nexport const value: Saved = 1;\n");
+    let conclusive = 0;
+    try {
+      // one save each run, at a different moment of the start: before the server exists, while
+      // it loads, around the boot's end and the engine taking it over, after
+      for (const delayMs of [40, 80, 120, 160, 200, 240, 300]) {
+        writeFileSync(saved, clean);
+        let lastWrite = 0;
+        const writer = (async () => {
+          await new Promise((r) => setTimeout(r, delayMs));
+          writeFileSync(saved, broken);
+          lastWrite = performance.now();
+        })();
+        const r = await spawnCli(MAIN, ['check', '.', '--format', 'json', '--wait-ms', '150000'], { cwd: root, env, timeoutMs: TIMEOUT });
+        const exited = performance.now();
+        await writer;
+        const doc = JSON.parse(r.stdout) as JsonDoc;
+        const report = doc.files.find((f) => f.path === relative(root, importer));
+        assert.ok(report !== undefined, `the importer is reported: ${r.stderr.slice(-500)}`);
+        // conclusive when the broken text had been on disk well before the run's last answers
+        // (a save in the last moments before exit is a race no checker can see)
+        if (exited - lastWrite < 200) continue;
+        conclusive++;
+        const hasError = report.diagnostics.some((d) => String(d.code) === '2322');
+        assert.ok(report.state !== 'fresh' || hasError, `false clean: ${JSON.stringify(report)} (saved ${delayMs} ms into the run)`);
+      }
+      assert.ok(conclusive > 0, 'at least one run ended well after the last save');
+    } finally {
+      rmSync(saved, { force: true });
+      rmSync(importer, { force: true });
+    }
   });
 });
