@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { type CompositionEntry, resolvePluginName } from './default-composition.ts';
 import { useConfigRelativeImports } from './module-importer.ts';
-import { guardTeardown } from './cli-io.ts';
+import { errorMessage, guardTeardown, LEVEL_RANK } from './cli-io.ts';
 import type { LogLevel } from './parse-args.ts';
 
 /** What to boot: generated rows, or a user's cordis.yml. */
@@ -47,7 +47,6 @@ export interface BootedComposition {
   dispose(timeoutMs?: number): Promise<boolean>;
 }
 
-const LEVEL_RANK: Record<string, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
 /**
  * @param stderr the log stream
@@ -66,20 +65,6 @@ export function stderrExporter(stderr: NodeJS.WritableStream & { isTTY?: boolean
     },
   };
   return exporter;
-}
-
-/**
- * The same lines for a logger that runs before any composition (`check`'s early server).
- * @param stderr the log stream
- * @param level the most verbose level written
- * @param name the logger's name (`lsp-actions`: the engine's)
- * @returns a log function
- */
-export function stderrLog(stderr: NodeJS.WritableStream, level: LogLevel, name: string): (type: 'debug' | 'info' | 'warn' | 'error', message: string) => void {
-  const threshold = level === 'silent' ? -1 : (LEVEL_RANK[level] ?? 1);
-  return (type, message) => {
-    if ((LEVEL_RANK[type] ?? 3) <= threshold) stderr.write(`${type} [${name}] ${message}\n`);
-  };
 }
 
 /**
@@ -160,15 +145,4 @@ async function disposeWithin(ctx: Context, timeoutMs: number): Promise<boolean> 
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * @param error anything thrown
- * @returns a one-line message, including a wrapped cause's message
- */
-export function errorMessage(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(errorMessage).join('; ');
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }

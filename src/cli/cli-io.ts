@@ -120,3 +120,31 @@ export function guardTeardown(stderr: NodeJS.WritableStream, level: LogLevel): v
   process.on('uncaughtException', (error) => note('uncaught exception', error));
   process.on('unhandledRejection', (reason) => note('unhandled rejection', reason));
 }
+
+/** Log levels by verbosity (cordis ranks `warn` below `info`; these lines do not). */
+export const LEVEL_RANK: Record<string, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+/**
+ * The same lines for a logger that runs before any composition (`check`'s early server).
+ * @param stderr the log stream
+ * @param level the most verbose level written
+ * @param name the logger's name (`lsp-actions`: the engine's)
+ * @returns a log function
+ */
+export function stderrLog(stderr: NodeJS.WritableStream, level: LogLevel, name: string): (type: 'debug' | 'info' | 'warn' | 'error', message: string) => void {
+  const threshold = level === 'silent' ? -1 : (LEVEL_RANK[level] ?? 1);
+  return (type, message) => {
+    if ((LEVEL_RANK[type] ?? 3) <= threshold) stderr.write(`${type} [${name}] ${message}\n`);
+  };
+}
+
+/**
+ * @param error anything thrown
+ * @returns a one-line message, including a wrapped cause's message
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(errorMessage).join('; ');
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

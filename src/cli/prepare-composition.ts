@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Config, ServerConfig } from '../config.ts';
-import { type BootedComposition, bootComposition, type CompositionSource, errorMessage } from './boot-composition.ts';
-import { type CliIo, SetupError } from './cli-io.ts';
+import type { BootedComposition, CompositionSource } from './boot-composition.ts';
+import { type CliIo, errorMessage, SetupError } from './cli-io.ts';
 import { type CompositionEntry, defaultComposition } from './default-composition.ts';
 import { loadServerOverrides, mergeEntry, resolveServers, type ServerOverrides } from './default-servers.ts';
 import type { CommonOptions, SandboxModeName } from './parse-args.ts';
@@ -98,6 +98,8 @@ export function layerOverrides(below: ServerOverrides, above: ServerOverrides): 
  */
 export async function bootPrepared(prepared: PreparedComposition, options: CommonOptions, io: CliIo): Promise<BootedComposition> {
   try {
+    // loaded here, not with this file: `check` prepares before it plans and boots after (decision 0112)
+    const { bootComposition } = await import('./boot-composition.ts');
     return await bootComposition(prepared.source, {
       baseDir: prepared.baseDir,
       logLevel: options.logLevel,

@@ -15,7 +15,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { createRequire } from 'node:module';
 import { isInside } from './check-file-set.ts';
 import { parseJsonc } from './jsonc.ts';
 
@@ -48,6 +48,16 @@ export function findPyrightScope(dir: string, workspace: string): PyrightScope |
     if (current === workspace || parent === current || !isInside(workspace, parent)) return undefined;
     current = parent;
   }
+}
+
+/**
+ * `smol-toml`'s parser, loaded on first use (its CommonJS build, one file): only a tree with a
+ * `pyproject.toml` needs it, and `check` plans before it loads anything it can leave for later.
+ */
+let tomlParse: ((text: string) => unknown) | undefined;
+function parseToml(text: string): unknown {
+  tomlParse ??= (createRequire(import.meta.url)('smol-toml') as { parse: (text: string) => unknown }).parse;
+  return tomlParse(text);
 }
 
 function scopeIn(dir: string): PyrightScope | undefined {

@@ -3,13 +3,11 @@
  * print one `error:` line (plus a hint) on stderr and give 2. Loaded by `main.ts` only after the
  * Node version check, since the harness packages it pulls in need Node >= 22.19.
  */
-import { errorMessage } from './boot-composition.ts';
 import { runCheck } from './check-command.ts';
-import { type CliIo, Interrupted, SetupError, signalExitCode, STOP_SIGNALS, type StopSignal, writeAll } from './cli-io.ts';
+import { type CliIo, errorMessage, Interrupted, SetupError, signalExitCode, STOP_SIGNALS, type StopSignal, writeAll } from './cli-io.ts';
 import { helpText } from './help-text.ts';
 import { PACKAGE_VERSION } from './package-info.ts';
 import { parseArgs, UsageError } from './parse-args.ts';
-import { runServe, whenStopped } from './serve-command.ts';
 
 /**
  * @param argv arguments after the script (`process.argv.slice(2)`)
@@ -27,11 +25,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'version':
         await writeAll(io.stdout, `${PACKAGE_VERSION}\n`);
         return 0;
-      case 'serve':
+      case 'serve': {
+        // each command loads its own modules: `check` starts its plan before it loads more (decision 0112)
+        const { runServe, whenStopped } = await import('./serve-command.ts');
         return await runServe(cmd, io, whenStopped(io.stdin));
+      }
       case 'mcp': {
         // the MCP SDK (and zod) load only for this command: ~0.5 s of imports check and serve do not pay
-        const { runMcp } = await import('./mcp-command.ts');
+        const [{ runMcp }, { whenStopped }] = await Promise.all([import('./mcp-command.ts'), import('./serve-command.ts')]);
         return await runMcp(cmd, io, whenStopped(io.stdin));
       }
       case 'check':

@@ -11,7 +11,8 @@ import { parse as parseYaml } from 'yaml';
 import { Config } from '../../src/config.ts';
 import { compositionToYaml, defaultComposition, HARNESS_ROWS, resolvePluginName } from '../../src/cli/default-composition.ts';
 import { resolveServers } from '../../src/cli/default-servers.ts';
-import { errorMessage, stderrExporter } from '../../src/cli/boot-composition.ts';
+import { stderrExporter } from '../../src/cli/boot-composition.ts';
+import { errorMessage } from '../../src/cli/cli-io.ts';
 
 const servers = resolveServers({ workspace: '/nonexistent', path: '' }).servers;
 
