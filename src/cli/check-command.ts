@@ -82,7 +82,8 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
         directTsserver: true,
         ...(native === undefined
           ? { serverDefaults: { [EMBEDDED_TYPESCRIPT_ID]: { rootMarkers: PROGRAM_ROOT_MARKERS, initializationOptions: tsserverOptions, ...(solution === undefined ? {} : { env: solution.env }) } } }
-          : { typescriptServer: { ...nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS), env: batchGoGc(io.env) } }),
+          : // `--watch` keeps its server for hours: Go's own pace there, as for `serve`
+            { typescriptServer: { ...nativeTypeScriptServer(native.command, native.args, PROGRAM_ROOT_MARKERS), env: cmd.watch ? {} : batchGoGc(io.env) } }),
       },
       io,
     );
@@ -91,11 +92,12 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     let boot: ((booting: Promise<BootedComposition>) => void) | undefined;
     const later = new Promise<BootedComposition>((settle) => (boot = settle));
     early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, later) : undefined;
-    if (early !== undefined) await untilOrAfter(early.started, EARLY_PLAN_HEAD_START_MS);
-    // and its server, with the project's load asked for, before the boot too (decision 0113)
+    const headStarted = early !== undefined && (await untilOrAfter(early.started, EARLY_PLAN_HEAD_START_MS));
+    // and its server, with the project's load asked for, before the boot too (decision 0113);
+    // the walk is done once the plan has started (its listing comes after it)
     const entry = prepared.servers?.[EMBEDDED_TYPESCRIPT_ID];
-    const walked = early === undefined ? undefined : await early.walked(choice);
-    if (walked !== undefined && native !== undefined && entry?.command === native.command && prepared.servers !== undefined) {
+    const walked = headStarted && native !== undefined && entry?.command === native.command && signal?.aborted !== true ? await early?.walked(choice) : undefined;
+    if (walked !== undefined && entry !== undefined && prepared.servers !== undefined) {
       const router = new ServerRouter(prepared.servers);
       const isTypeScriptFile = (path: string): boolean => router.route(path, workspace).some((r) => r.serverId === EMBEDDED_TYPESCRIPT_ID);
       const anchor = typeScriptAnchor(cmd, io.cwd, workspace, isTypeScriptFile);
@@ -139,11 +141,14 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     const { checkWith, watchWith } = await (running ?? import('./check-run.ts'));
     return await (cmd.watch ? watchWith : checkWith)(booted, cmd, io, plan);
   } finally {
-    await booted.dispose();
-    await earlyServer?.dispose();
-    timeline.mark('disposed');
-    solution?.dispose();
-    signatures?.dispose();
+    try {
+      await booted.dispose();
+    } finally {
+      await earlyServer?.dispose();
+      timeline.mark('disposed');
+      solution?.dispose();
+      signatures?.dispose();
+    }
   }
 }
 
@@ -153,13 +158,14 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
  */
 const EARLY_PLAN_HEAD_START_MS = 200;
 
-/** @returns after `work` settles or `ms` pass, whichever is first (the timer never holds the process) */
-async function untilOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
+/** @returns after `work` settles (true) or `ms` pass (false), whichever is first (the timer never holds the process) */
+async function untilOrAfter(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const cap = new Promise<void>((settle) => {
-    timer = setTimeout(settle, ms);
+  const cap = new Promise<boolean>((settle) => {
+    timer = setTimeout(() => settle(false), ms);
     timer.unref();
   });
-  await Promise.race([work.then(() => undefined, () => undefined), cap]);
+  const settled = await Promise.race([work.then(() => true, () => true), cap]);
   clearTimeout(timer);
+  return settled;
 }

@@ -34,6 +34,9 @@ import { warmSeed } from './warm-typescript.ts';
  */
 export const EARLY_SERVER_HEAD_START_MS = 150;
 
+/** Before the subprocess service is up there is nothing to dispose. */
+const nothingToDispose = (): Promise<void> => Promise.resolve();
+
 /** What the early start needs. */
 export interface EarlyServerInputs {
   /** The TypeScript 7 server's entry, as the composition's table has it. */
@@ -90,21 +93,24 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
     log('debug', `${EMBEDDED_TYPESCRIPT_ID}: not started ahead (watching failed: ${(error as Error).message})`);
     return undefined;
   }
-  const [{ Context }, { LocalSubprocessRuntime }] = await Promise.all([import('@deepseek-ai/cordis'), import('@deepseek-ai/dsh-subprocess-local')]);
-  const ctx = new Context();
-  const disposeService = async (): Promise<void> => {
-    await ctx.registry.delete(LocalSubprocessRuntime);
-  };
+  let disposeService = nothingToDispose;
+  let client: LanguageClient;
+  let started: Promise<void>;
   try {
-    await ctx.plugin(LocalSubprocessRuntime);
+    const [{ Context }, { LocalSubprocessRuntime }] = await Promise.all([import('@deepseek-ai/cordis'), import('@deepseek-ai/dsh-subprocess-local')]);
+    const ctx = new Context();
+    const fiber = ctx.plugin(LocalSubprocessRuntime);
+    // the fiber's own disposal: it settles once the service has terminated what it owns
+    disposeService = () => fiber.dispose();
+    await fiber;
+    client = new LanguageClient({ serverId: EMBEDDED_TYPESCRIPT_ID, root, config: entry, executable: entry.command, subprocess: ctx.subprocess, log });
+    started = client.start();
   } catch (error) {
     stopWatches();
     await disposeService().catch(() => undefined);
-    log('debug', `${EMBEDDED_TYPESCRIPT_ID}: not started ahead (subprocess service: ${(error as Error).message})`);
+    log('debug', `${EMBEDDED_TYPESCRIPT_ID}: not started ahead (${(error as Error).message})`);
     return undefined;
   }
-  const client = new LanguageClient({ serverId: EMBEDDED_TYPESCRIPT_ID, root, config: entry, executable: entry.command, subprocess: ctx.subprocess, log });
-  const started = client.start();
   // failures are the pool's to report when it takes the client; unused, it is stopped below
   started.catch(() => undefined);
   // the load: registered before the pool can take the client, so the engine's warm start waits

@@ -9,8 +9,8 @@
  * other process of the run. `GOGC=400` collects when the heap has grown fourfold instead of
  * doubled; most of a compiler's heap is live (trees, types), so the peak grows little — measured:
  * rxjs the same, a generated 1,500-file project +7% (957 vs 894 MiB, whole run). A user's own
- * `GOGC` or `GOMEMLIMIT` is left as it is. `serve` and the plugin keep Go's default: their
- * servers live for hours.
+ * `GOGC` or `GOMEMLIMIT` is left as it is. `serve`, the plugin and `check --watch` keep Go's
+ * default for their servers: those live for hours.
  *
  * **The listing's threads.** The listing runs while the server loads the same program and the
  * CLI boots: on 2 CPUs three CPU-bound processes share two cores, and Go's parallel parse costs

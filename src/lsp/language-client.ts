@@ -282,11 +282,13 @@ export class LanguageClient {
         const bound = AbortSignal.any([AbortSignal.timeout(config.shutdownTimeoutMs), this.exited.signal]);
         await this.send('shutdown', undefined, bound);
         await this.channel.connection.sendNotification('exit');
-        // the process's own exit first: the subprocess service checks that its whole tree is
-        // gone on a 15 ms tick, and asked right away it always waits at least one (measured: a
-        // stop took 16 ms, the server exited after 5); asked after the exit, a gone tree is seen at once
-        await raceAbort<unknown>(handle?.done ?? Promise.resolve(), AbortSignal.any([AbortSignal.timeout(config.shutdownTimeoutMs), this.exited.signal])).catch(() => undefined);
-        await handle?.waitForExit(AbortSignal.timeout(config.shutdownTimeoutMs));
+        // one deadline for the exit: the process's own exit first — the subprocess service checks
+        // that its whole tree is gone on a 15 ms tick, and asked right away it always waits at
+        // least one (measured: a stop took 16 ms, the server exited after 5); asked after the
+        // exit, a gone tree is seen at once
+        const exitBy = AbortSignal.timeout(config.shutdownTimeoutMs);
+        await raceAbort<unknown>(handle?.done ?? Promise.resolve(), AbortSignal.any([exitBy, this.exited.signal])).catch(() => undefined);
+        await handle?.waitForExit(exitBy);
       } catch (error) {
         log('debug', `${this.serverId}: orderly shutdown incomplete (${(error as Error).message}); terminating`);
       }

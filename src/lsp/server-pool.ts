@@ -79,9 +79,12 @@ export class ServerPool {
    * @param serverId configured server id
    * @param root the server's root directory
    * @param signal abandons the wait (a shared start keeps going for others)
+   * @param takeAhead when this lease starts the (serverId, root) process, take the one a host
+   *   started ahead if it is that very process (prestarted-servers.ts) — only a warm start asks
+   *   this: its epoch is what proves that process's answers (warm-start.ts)
    * @returns a ready client, leased until `release()`
    */
-  async lease(serverId: string, root: string, signal?: AbortSignal): Promise<ServerLease> {
+  async lease(serverId: string, root: string, signal?: AbortSignal, takeAhead = false): Promise<ServerLease> {
     if (this.disposed) throw disposedError();
     const missing = this.deps.unavailable?.get(serverId);
     if (missing !== undefined) throw missing;
@@ -104,7 +107,7 @@ export class ServerPool {
       this.release(s);
     };
     try {
-      return { client: await this.ensure(s, signal), release };
+      return { client: await this.ensure(s, signal, takeAhead), release };
     } catch (error) {
       release();
       throw error;
@@ -146,13 +149,13 @@ export class ServerPool {
     return slot !== undefined && (slot.starts > 0 || slot.starting !== undefined || slot.client !== undefined);
   }
 
-  private async ensure(slot: Slot, signal?: AbortSignal): Promise<LanguageClient> {
+  private async ensure(slot: Slot, signal?: AbortSignal, takeAhead = false): Promise<LanguageClient> {
     for (;;) {
       if (this.disposed) throw disposedError();
       if (slot.ready !== undefined && slot.ready === slot.client && slot.ready.state === 'ready') return slot.ready;
       if (slot.starting === undefined) {
         if (slot.budget.gaveUp) throw this.gaveUpError(slot);
-        const starting = this.start(slot);
+        const starting = this.start(slot, takeAhead);
         slot.starting = starting;
         starting.then(
           () => this.clearStarting(slot, starting),
@@ -167,7 +170,7 @@ export class ServerPool {
     if (slot.starting === starting) slot.starting = undefined;
   }
 
-  private async start(slot: Slot): Promise<LanguageClient> {
+  private async start(slot: Slot, takeAhead: boolean): Promise<LanguageClient> {
     const backoff = slot.budget.backoffMs;
     if (backoff > 0) {
       this.deps.log('info', `${slot.serverId}: restarting in ${backoff} ms after ${slot.budget.recent} crash(es)`);
@@ -183,8 +186,8 @@ export class ServerPool {
     const entry = this.entry(slot.serverId);
     const executable = this.deps.executables?.get(slot.serverId) ?? entry.command;
     // the very process this start would make, started by the host before the engine existed
-    // (prestarted-servers.ts): only for a slot's first start
-    const ahead = slot.starts === 0 ? takePrestartedServer(slot.serverId, slot.root, serverFingerprint(entry, executable)) : undefined;
+    // (prestarted-servers.ts): only for a slot's first start, and only for a warm start
+    const ahead = takeAhead && slot.starts === 0 ? takePrestartedServer(slot.serverId, slot.root, serverFingerprint(entry, executable)) : undefined;
     const client =
       ahead?.client ??
       new LanguageClient({

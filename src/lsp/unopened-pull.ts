@@ -113,11 +113,13 @@ export async function pullUnopened(client: LanguageClient, path: string, uri: st
 /**
  * @param items a server's Diagnostic objects
  * @param minSeverity the lowest severity kept (undefined: all)
- * @returns the items at or above it; an item without a severity is kept (normalising decides what it is)
+ * @returns the items at or above it; an item without an LSP severity (none, out of range) is kept:
+ *   normalising decides what it is
  */
 export function keptSeverities(items: unknown[], minSeverity: 1 | 2 | 3 | 4 | undefined): unknown[] {
   if (minSeverity === undefined || minSeverity >= 4) return items;
-  return items.filter((item) => !isObject(item) || typeof item.severity !== 'number' || item.severity <= minSeverity);
+  // only the LSP severities below the cut (integers up to 4): anything else is normalising's to judge
+  return items.filter((item) => !isObject(item) || !Number.isInteger(item.severity) || (item.severity as number) <= minSeverity || (item.severity as number) > 4);
 }
 
 /**

@@ -47,7 +47,9 @@ export async function warmStart(
   deps.watchRoot(serverRoot);
   if (workspaceRoot !== undefined && workspaceRoot !== serverRoot) deps.watchRoot(workspaceRoot);
   const epoch: ServerEpoch | undefined = deps.pool.everStarted(serverId, serverRoot) ? undefined : { serverId, root: serverRoot, snapshot };
-  const lease = await deps.pool.lease(serverId, serverRoot, signal);
+  // a process a host started ahead for this key is taken only here: the epoch below covers it
+  // (its spawn came after the snapshot and the watches, decision 0113)
+  const lease = await deps.pool.lease(serverId, serverRoot, signal, epoch !== undefined);
   try {
     const client = lease.client;
     if (client.config.pullsUnopenedFiles !== true) return { epoch: undefined, loaded: Promise.resolve() };
