@@ -7,9 +7,10 @@
  *
  * Freshness, as for the tsserver batch (batch-diagnostics.ts): the engine's pending changes are
  * applied first, then the files' fs versions are taken before the first request and again after
- * the last answer; if any file of the group changed in between, the engine noticed a change, or
- * the server asked for a diagnostics refresh, every answer of the group is `pending`, never
- * `fresh`. A file open on the server, and a file whose pull fails (a missing file: tsc --lsp
+ * the last answer; if any file of the group changed in between, or the engine noticed a change,
+ * every answer of the group is `pending`, never `fresh`. A diagnostics refresh the server asks
+ * for meanwhile, with nothing moved, has the group pulled once more; a refresh during that pass
+ * too leaves it `pending`. A file open on the server, and a file whose pull fails (a missing file: tsc --lsp
  * answers "no project found", another server may answer an empty report), is left to the
  * caller's per-file path — never an empty answer.
  *
@@ -29,6 +30,8 @@ import type { LanguageClient } from './language-client.ts';
 import { isObject } from './normalize-common.ts';
 import { normalizeDiagnostics, serverDiagnostics } from './normalize-diagnostics.ts';
 import type { ServerSessions } from './server-sessions.ts';
+
+const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
 
 /** Pulls in flight at once per group (tsc --lsp answers 300 unopened pulls in ~110 ms, measured). */
 export const UNOPENED_IN_FLIGHT = 64;
@@ -162,6 +165,8 @@ export async function pullUnopenedGroup(
       (now === undefined || (snapshot !== undefined && snapshot.versions.get(path) !== now) ? perFile : asked).push(path);
     }
     if (asked.length === 0) return { answered: [], perFile };
+    // progress counts each file once: a second pass (below) does not tell it again
+    let tell = onAnswered;
     const one = async (path: string): Promise<void> => {
       if (signal?.aborted) throw abortError(signal);
       try {
@@ -169,7 +174,7 @@ export async function pullUnopenedGroup(
         const raw = keptSeverities(await pullUnopened(client, path, uriOf(path), budget === undefined ? signal : signal === undefined ? budget : AbortSignal.any([signal, budget])), deps.minSeverity);
         const items = await deps.sessions.normalizeAcross(client, (ctx) => normalizeDiagnostics(ctx, raw, path, 'unopened pull'));
         answered.push([path, serverDiagnostics({ serverId: client.serverId, mode: 'pull', strategy: 'pull', state: 'fresh', version: 0, items })]);
-        onAnswered?.(path);
+        tell?.(path);
       } catch (error) {
         if (!isActionError(error) || signal?.aborted) throw error;
         deps.log?.(`${path}: unopened pull failed (${error.message}); asked the per-file way`);
@@ -186,13 +191,32 @@ export async function pullUnopenedGroup(
       await load;
       rest.unshift(first);
     }
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < rest.length) await one(rest[next++] as string);
+    const pullAll = async (paths: readonly string[]): Promise<void> => {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < paths.length) await one(paths[next++] as string);
+      };
+      await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, paths.length) }, worker));
     };
-    await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, rest.length) }, worker));
-    const after = await versionsNow(asked);
-    const changed = refreshed || deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p));
+    await pullAll(rest);
+    const movedSince = async (): Promise<boolean> => {
+      const after = await versionsNow(asked);
+      return deps.noticed() !== noticedAtStart || asked.some((p) => before.get(p) !== after.get(p));
+    };
+    let moved = await movedSince();
+    // The server asked for a refresh while the group ran, and no file moved that we know of: it
+    // updated its own state (TypeScript 7 asks after every file change it is told of, ~0.1 s
+    // later, so a `--watch` re-check met it in most groups), and answers sent before the request
+    // may predate the update. The group is pulled once more: answers to pulls sent after the
+    // request came reflect it. Another refresh during that pass leaves the answers pending.
+    if (refreshed && !moved && !aborted(signal)) {
+      refreshed = false;
+      tell = undefined;
+      const again = answered.splice(0).map(([path]) => path);
+      await pullAll(again);
+      moved = await movedSince();
+    }
+    const changed = refreshed || moved;
     deps.log?.(
       `${client.serverId}: pulled ${answered.length} of ${asked.length} files unopened` +
         (changed ? ' (files changed meanwhile: answers pending)' : '') +

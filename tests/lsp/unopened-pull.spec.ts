@@ -92,17 +92,51 @@ describe('unopened pulls (pullsUnopenedFiles)', { timeout: 60_000 }, () => {
     });
   });
 
-  it('a refresh asked by the server while the batch runs: pending, none fresh', async () => {
+  it('a refresh asked by the server while the batch runs, nothing changed: the group is pulled once more, fresh from that pass; progress told once per file', async () => {
     // answers held back 1.5 s each (pipelined): the refresh, asked at the first answer, lands before the rest
     await withEngine({ ...PULL_UTF8, delayMs: { 'textDocument/diagnostic': 1500 } }, { pullsUnopenedFiles: true }, async (f) => {
       const paths = await files('d', 6);
       let triggered: Promise<unknown> | undefined;
+      const told: string[] = [];
       const entries = await f.engine.diagnosticsMany(ws.root, paths, {
-        onAnswered: () => {
+        onAnswered: (path) => {
+          told.push(path);
           triggered ??= f.client('fake').request('fake/trigger', { refresh: true });
         },
       });
       assert.deepEqual(await triggered, { refresh: null });
+      assert.deepEqual(
+        entries.map((e) => ('error' in e ? 'error' : e.state)),
+        paths.map(() => 'fresh'),
+      );
+      assert.deepEqual([...told].sort(), [...paths].sort(), 'each file told once');
+      const pulls = (await methods(f)).filter((m) => m === 'textDocument/diagnostic').length;
+      assert.equal(pulls, paths.length * 2, 'every file pulled again after the refresh');
+    });
+  });
+
+  it('a refresh in the second pass too: pending, none fresh', async () => {
+    await withEngine({ ...PULL_UTF8, delayMs: { 'textDocument/diagnostic': 1500 } }, { pullsUnopenedFiles: true }, async (f) => {
+      const paths = await files('e', 6);
+      let second: Promise<unknown> | undefined;
+      // once the second pass's pulls are out (each held 1.5 s), the server asks again
+      const whenSecondPass = async (): Promise<unknown> => {
+        for (let tries = 0; tries < 200; tries++) {
+          const pulls = (await methods(f)).filter((m) => m === 'textDocument/diagnostic').length;
+          if (pulls > paths.length) return f.client('fake').request('fake/trigger', { refresh: true });
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return 'no second pass';
+      };
+      let first: Promise<unknown> | undefined;
+      const entries = await f.engine.diagnosticsMany(ws.root, paths, {
+        onAnswered: () => {
+          first ??= f.client('fake').request('fake/trigger', { refresh: true });
+          second ??= whenSecondPass();
+        },
+      });
+      assert.deepEqual(await first, { refresh: null });
+      assert.deepEqual(await second, { refresh: null });
       assert.deepEqual(
         entries.map((e) => ('error' in e ? 'error' : e.state)),
         paths.map(() => 'pending'),
