@@ -191,12 +191,12 @@ export async function pullUnopenedGroup(
       await load;
       rest.unshift(first);
     }
-    const pullAll = async (paths: readonly string[]): Promise<void> => {
+    const pullAll = async (files: readonly string[]): Promise<void> => {
       let next = 0;
       const worker = async (): Promise<void> => {
-        while (next < paths.length) await one(paths[next++] as string);
+        while (next < files.length) await one(files[next++] as string);
       };
-      await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, paths.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(UNOPENED_IN_FLIGHT, files.length) }, worker));
     };
     await pullAll(rest);
     const movedSince = async (): Promise<boolean> => {

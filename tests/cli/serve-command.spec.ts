@@ -41,7 +41,9 @@ describe('serve', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      await waitFor(() => existsSync(pidFile), 30_000);
+      // the file exists from its creation on, before its pid is written: wait for the pid itself
+      // (read empty, it was 0 — `kill(0, 0)` succeeds and /proc/0 does not exist: a false "dead")
+      await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 30_000);
       const pid = Number(readFileSync(pidFile, 'utf8'));
       assert.ok(alive(pid), 'the plugin child runs while serving');
       await sleep(300);
