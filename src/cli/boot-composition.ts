@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { LspActionsApi } from '../lsp-actions-api.ts';
 import { type CompositionEntry, resolvePluginName } from './default-composition.ts';
 import { useConfigRelativeImports } from './module-importer.ts';
-import { errorMessage, guardTeardown, LEVEL_RANK } from './cli-io.ts';
+import { errorMessage, guardTeardown, logsAt } from './cli-io.ts';
 import type { LogLevel } from './parse-args.ts';
 
 /** What to boot: generated rows, or a user's cordis.yml. */
@@ -54,13 +54,13 @@ export interface BootedComposition {
  * @returns a cordis logger exporter writing one line per message
  */
 export function stderrExporter(stderr: NodeJS.WritableStream & { isTTY?: boolean }, level: LogLevel): Exporter {
-  const threshold = level === 'silent' ? -1 : (LEVEL_RANK[level] ?? 1);
+  const writes = logsAt(level);
   const exporter: Exporter = {
     colors: stderr.isTTY ? 3 : false,
     // Let every message through to `export`, which filters by type (cordis ranks warn below info).
     levels: { default: 3 },
     export(message: Message) {
-      if ((LEVEL_RANK[message.type] ?? 3) > threshold) return;
+      if (!writes(message.type)) return;
       stderr.write(`${message.type} [${message.name}] ${Logger.format(exporter, message)}\n`);
     },
   };

@@ -101,12 +101,12 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
       const router = new ServerRouter(prepared.servers);
       const isTypeScriptFile = (path: string): boolean => router.route(path, workspace).some((r) => r.serverId === EMBEDDED_TYPESCRIPT_ID);
       const anchor = typeScriptAnchor(cmd, io.cwd, workspace, isTypeScriptFile);
-      earlyServer =
-        anchor === undefined
-          ? undefined
-          : // imported here: the walk and the listing start before the server's modules load
-            await (await import('./early-typescript-server.ts')).startEarlyServer({ entry, anchor, walked, workspace, rootMarkers: PROGRAM_ROOT_MARKERS, isTypeScriptFile, waitMs, log: stderrLog(io.stderr, cmd.logLevel, 'lsp-actions') });
-      await earlyServer?.headStart;
+      if (anchor !== undefined) {
+        // imported here: the walk and the listing start before the server's modules load
+        const { EARLY_SERVER_HEAD_START_MS, startEarlyServer } = await import('./early-typescript-server.ts');
+        earlyServer = await startEarlyServer({ entry, anchor, walked, workspace, rootMarkers: PROGRAM_ROOT_MARKERS, isTypeScriptFile, waitMs, log: stderrLog(io.stderr, cmd.logLevel, 'lsp-actions') });
+        if (earlyServer !== undefined) await untilOrAfter(earlyServer.loadAsked, EARLY_SERVER_HEAD_START_MS);
+      }
     }
     const booting = bootPrepared(prepared, cmd, io);
     boot?.(booting);

@@ -122,7 +122,16 @@ export function guardTeardown(stderr: NodeJS.WritableStream, level: LogLevel): v
 }
 
 /** Log levels by verbosity (cordis ranks `warn` below `info`; these lines do not). */
-export const LEVEL_RANK: Record<string, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+const LEVEL_RANK: Record<string, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+/**
+ * @param level the most verbose level written (`--log-level`)
+ * @returns whether a line of a type is written at that level
+ */
+export function logsAt(level: LogLevel): (type: string) => boolean {
+  const threshold = level === 'silent' ? -1 : (LEVEL_RANK[level] ?? 1);
+  return (type) => (LEVEL_RANK[type] ?? 3) <= threshold;
+}
 
 /**
  * The same lines for a logger that runs before any composition (`check`'s early server).
@@ -132,9 +141,9 @@ export const LEVEL_RANK: Record<string, number> = { error: 0, warn: 1, info: 2, 
  * @returns a log function
  */
 export function stderrLog(stderr: NodeJS.WritableStream, level: LogLevel, name: string): (type: 'debug' | 'info' | 'warn' | 'error', message: string) => void {
-  const threshold = level === 'silent' ? -1 : (LEVEL_RANK[level] ?? 1);
+  const writes = logsAt(level);
   return (type, message) => {
-    if ((LEVEL_RANK[type] ?? 3) <= threshold) stderr.write(`${type} [${name}] ${message}\n`);
+    if (writes(type)) stderr.write(`${type} [${name}] ${message}\n`);
   };
 }
 

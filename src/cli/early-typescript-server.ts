@@ -55,8 +55,8 @@ export interface EarlyServerInputs {
 
 /** A server started ahead of the engine. */
 export interface EarlyServer {
-  /** Resolves once the load was asked for, or failed, or `EARLY_SERVER_HEAD_START_MS` passed. */
-  readonly headStart: Promise<void>;
+  /** Resolves once the load was asked for, or the start failed (never rejects). */
+  readonly loadAsked: Promise<void>;
   /**
    * Stops what the engine did not take (the process, the watches): call once the engine's warm
    * start has settled — it takes them then or never — so an unused process does not live on
@@ -120,14 +120,6 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
     () => undefined,
   );
   const withdraw = offerPrestartedServer({ serverId: EMBEDDED_TYPESCRIPT_ID, root, fingerprint: serverFingerprint(entry, entry.command), client, started });
-  let timer: NodeJS.Timeout | undefined;
-  const headStart = Promise.race([
-    asked,
-    new Promise<void>((settle) => {
-      timer = setTimeout(settle, EARLY_SERVER_HEAD_START_MS);
-      timer.unref();
-    }),
-  ]).finally(() => clearTimeout(timer));
   const releaseUnused = async (): Promise<void> => {
     if (withdraw()) {
       log('debug', `${EMBEDDED_TYPESCRIPT_ID}: the process started ahead was not taken by the engine; stopping it`);
@@ -136,7 +128,7 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
     stopWatches();
   };
   return {
-    headStart,
+    loadAsked: asked,
     releaseUnused,
     async dispose() {
       await releaseUnused();

@@ -77,6 +77,8 @@ interface CompiledServer {
 /** Routes files to server entries; pure except for {@link ServerRouter.findRoot}. */
 export class ServerRouter {
   private readonly servers: CompiledServer[];
+  /** Whether any server routes by glob (else no file's workspace-relative path is needed). */
+  private readonly anyGlobs: boolean;
 
   /** @param servers the config's `servers` table (insertion order is the routing order) */
   constructor(servers: Record<string, ServerConfig>) {
@@ -94,6 +96,7 @@ export class ServerRouter {
       ),
       rootMarkers: [...(entry.rootMarkers ?? [])],
     }));
+    this.anyGlobs = this.servers.some((server) => server.globs.length > 0);
   }
 
   /**
@@ -103,7 +106,7 @@ export class ServerRouter {
    */
   route(path: string, root: string): RouteMatch[] {
     // globs match the workspace-relative path; without any, it is not needed
-    const rel = this.servers.some((s) => s.globs.length > 0) ? workspaceRelative(path, root) : undefined;
+    const rel = this.anyGlobs ? workspaceRelative(path, root) : undefined;
     const byGlob: RouteMatch[] = [];
     const byExtension: RouteMatch[] = [];
     const candidates = extensionCandidates(basename(path));

@@ -14,7 +14,7 @@ import { type Config, resolveConfig, ServerConfig } from '../../src/config.ts';
 import { LanguageClient } from '../../src/lsp/language-client.ts';
 import { offerPrestartedServer, serverFingerprint, takePrestartedServer } from '../../src/lsp/prestarted-servers.ts';
 import { createHarnessServices, type HarnessServices } from '../support/harness-services.ts';
-import { fakeEntry, makeConfig, makeWorkspace, startEngine, type Workspace } from './engine-fixture.ts';
+import { type EngineFixture, fakeEntry, makeConfig, makeWorkspace, startEngine, type Workspace } from './engine-fixture.ts';
 
 let ws: Workspace;
 let services: HarnessServices;
@@ -57,6 +57,23 @@ function offerStarted(entry: ServerConfig): { client: LanguageClient; started: P
   return { client, started, withdraw };
 }
 
+/**
+ * Offers a process started with `offered`, has an engine on `config` start its own through
+ * `start`, and checks the pool did not take the offer: it stays the host's to stop.
+ */
+async function assertLeftToHost(config: Config, offered: ServerConfig, start: (f: EngineFixture) => Promise<unknown>): Promise<void> {
+  const { client, withdraw } = offerStarted(offered);
+  const f = await startEngine(config);
+  try {
+    await start(f);
+    assert.notEqual(f.client('fake'), client);
+    assert.equal(withdraw(), true, 'still offered: the host stops it');
+  } finally {
+    await client.stop();
+    await f.close();
+  }
+}
+
 describe('the pool and a server started ahead', () => {
   it("a warm start takes the very process it would start: no second spawn, the epoch covers it, the answers come from it", async () => {
     const config = pullConfig();
@@ -84,16 +101,7 @@ describe('the pool and a server started ahead', () => {
     const config = pullConfig();
     const entry = config.servers['fake'] as ServerConfig;
     const file = await ws.write('c/three.txt', 'fine\n');
-    const { client, withdraw } = offerStarted(entry);
-    const f = await startEngine(config);
-    try {
-      await f.engine.diagnostics({ root: ws.root, path: file });
-      assert.notEqual(f.client('fake'), client);
-      assert.equal(withdraw(), true, 'still offered: the host stops it');
-    } finally {
-      await client.stop();
-      await f.close();
-    }
+    await assertLeftToHost(config, entry, (f) => f.engine.diagnostics({ root: ws.root, path: file }));
   });
 
   it('leaves a process started with another entry to its host, and starts its own', async () => {
@@ -101,16 +109,7 @@ describe('the pool and a server started ahead', () => {
     const entry = config.servers['fake'] as ServerConfig;
     const file = await ws.write('b/two.txt', 'fine\n');
     const other = { ...entry, env: { ...entry.env, DIFFERENT: '1' } };
-    const { client, withdraw } = offerStarted(other);
-    const f = await startEngine(config);
-    try {
-      await f.engine.warmStart('fake', file, ws.root, takeFileSnapshot([file]));
-      assert.notEqual(f.client('fake'), client);
-      assert.equal(withdraw(), true, 'still offered: the host stops it');
-    } finally {
-      await client.stop();
-      await f.close();
-    }
+    await assertLeftToHost(config, other, (f) => f.engine.warmStart('fake', file, ws.root, takeFileSnapshot([file])));
   });
 
   it('a file changed after the early spawn, before the engine existed, reaches the server through the watch started ahead', async () => {
