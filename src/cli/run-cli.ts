@@ -65,7 +65,10 @@ async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>, io: Cl
   try {
     return await run(controller.signal);
   } finally {
-    for (const [name, handler] of handlers) process.off(name, handler);
+    // A process this run owns exits right after it (main.ts): the handlers stay until then. Taken
+    // off, the signal's default action is back, and one arriving while the process exits killed it
+    // (exit by signal instead of 130; seen under load, with Ctrl-C sent every 20 ms).
+    if (io.ownsProcess !== true) for (const [name, handler] of handlers) process.off(name, handler);
   }
 }
 
