@@ -26,19 +26,29 @@ export const INSTALL_HINTS: Readonly<Record<string, { language: string; install:
 export function presetGroupOf(file: string): string | undefined {
   const ext = extname(file).toLowerCase();
   const name = basename(file);
-  for (const preset of SERVER_PRESETS) {
-    if (ext !== '' && preset.entry.extensionToLanguage?.[ext] !== undefined) return preset.group;
-    const globs = Object.keys(preset.entry.fileGlobs ?? {});
-    if (globs.some((glob) => globMatchesName(glob, name))) return preset.group;
+  for (const preset of presetMatchers()) {
+    if (ext !== '' && preset.extensions.has(ext)) return preset.group;
+    if (preset.names.some((pattern) => pattern.test(name))) return preset.group;
   }
   return undefined;
 }
 
+let matchers: Array<{ group: string; extensions: ReadonlySet<string>; names: RegExp[] }> | undefined;
+
+/** The presets' extensions and name patterns, compiled once (a check may ask for thousands of files). */
+function presetMatchers(): NonNullable<typeof matchers> {
+  matchers ??= SERVER_PRESETS.map((preset) => ({
+    group: preset.group,
+    extensions: new Set(Object.keys(preset.entry.extensionToLanguage ?? {})),
+    names: Object.keys(preset.entry.fileGlobs ?? {}).map(namePattern),
+  }));
+  return matchers;
+}
+
 /** The preset globs are `**\/NAME`, `**\/NAME.*` and `**\/*.EXT`; enough to match those on a base name. */
-function globMatchesName(glob: string, name: string): boolean {
+function namePattern(glob: string): RegExp {
   const last = glob.split('/').pop() ?? glob;
-  const pattern = new RegExp(`^${last.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-  return pattern.test(name);
+  return new RegExp(`^${last.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 }
 
 /**

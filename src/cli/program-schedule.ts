@@ -87,10 +87,12 @@ export async function runProgramSchedule<R>(options: ProgramScheduleOptions<R>):
   };
 
   try {
-    for (const file of options.files) {
-      const { key, servers } = await route(file);
+    // all at once: a file's servers may need their roots found on disk (a walk up its directories)
+    const routes = await Promise.all(options.files.map(route));
+    options.files.forEach((file, index) => {
+      const { key, servers } = routes[index] as { key: string; servers: ServerKey[] };
       add(file, key, servers);
-    }
+    });
   } catch (error) {
     if (aborted()) return results;
     throw error;
