@@ -28,11 +28,13 @@ import type { EarlyServer } from './early-typescript-server.ts';
 import { type EarlyPlan, startEarlyPlan } from './early-plan.ts';
 import { displayPath } from './format-text.ts';
 import { batchGoGc } from './go-runtime-env.ts';
+import type { ProgramLister } from './native-program-listing.ts';
 import type { CheckCommand } from './parse-args.ts';
 import { bootPrepared, prepareComposition } from './prepare-composition.ts';
 import { signaturePluginProbe } from './signature-plugin-probe.ts';
 import { solutionReferencesFile } from './solution-references-map.ts';
 import { PROGRAM_ROOT_MARKERS, typeScriptAnchor } from './typescript-anchor.ts';
+import { untilOrAfter } from './until-or-after.ts';
 import { chooseTypeScript, nativeCommand, type TypeScriptChoice } from './workspace-typescript.ts';
 
 /** Default wait for fresh diagnostics per file. */
@@ -69,6 +71,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
   let early: EarlyPlan | undefined;
   let earlyServer: EarlyServer | undefined;
   let running: Promise<typeof import('./check-run.ts')> | undefined;
+  let giveLister: ((lister: ProgramLister | undefined) => void) | undefined;
   let booted: BootedComposition;
   try {
     const tsserverOptions = { tsserver: { path: choice.serverPath }, ...(signatures === undefined ? {} : { plugins: [signatures.plugin] }) };
@@ -91,7 +94,9 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     // started first, and the boot only once the listing is under way (decision 0112).
     let boot: ((booting: Promise<BootedComposition>) => void) | undefined;
     const later = new Promise<BootedComposition>((settle) => (boot = settle));
-    early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal }, later) : undefined;
+    // the program's listing from the early server, when there is one (decision 0114): settled before the boot
+    const lister = new Promise<ProgramLister | undefined>((settle) => (giveLister = settle));
+    early = prepared.source.kind === 'entries' && choice.kind === 'native' ? startEarlyPlan({ cmd, cwd: io.cwd, workspace, choice, signal, lister }, later) : undefined;
     const headStarted = early !== undefined && (await untilOrAfter(early.started, EARLY_PLAN_HEAD_START_MS));
     // and its server, with the project's load asked for, before the boot too (decision 0113);
     // the walk is done once the plan has started (its listing comes after it)
@@ -105,9 +110,11 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
         // imported here: the walk and the listing start before the server's modules load
         const { EARLY_SERVER_HEAD_START_MS, startEarlyServer } = await import('./early-typescript-server.ts');
         earlyServer = await startEarlyServer({ entry, anchor, walked, workspace, rootMarkers: PROGRAM_ROOT_MARKERS, isTypeScriptFile, waitMs, log: stderrLog(io.stderr, cmd.logLevel, 'lsp-actions') });
+        giveLister?.(earlyServer?.listProgram);
         if (earlyServer !== undefined) await untilOrAfter(earlyServer.loadAsked, EARLY_SERVER_HEAD_START_MS);
       }
     }
+    giveLister?.(undefined);
     const booting = bootPrepared(prepared, cmd, io);
     boot?.(booting);
     // what runs after the boot is loaded beside it: none of it is needed before (the early plan, the early server)
@@ -115,6 +122,7 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
     running.catch(() => undefined);
     booted = await booting;
   } catch (error) {
+    giveLister?.(undefined);
     await earlyServer?.dispose();
     solution?.dispose();
     signatures?.dispose();
@@ -157,15 +165,3 @@ export async function runCheck(cmd: CheckCommand, io: CliIo, signal?: AbortSigna
  * usual repository; a git or a tree slow beyond this overlaps the boot as before.
  */
 const EARLY_PLAN_HEAD_START_MS = 200;
-
-/** @returns after `work` settles (true) or `ms` pass (false), whichever is first (the timer never holds the process) */
-async function untilOrAfter(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const cap = new Promise<boolean>((settle) => {
-    timer = setTimeout(() => settle(false), ms);
-    timer.unref();
-  });
-  const settled = await Promise.race([work.then(() => true, () => true), cap]);
-  clearTimeout(timer);
-  return settled;
-}

@@ -12,7 +12,7 @@ import type { FileSnapshot, ServerEpoch } from '../lsp/engine-types.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { planFileSet, type FileSet } from './check-file-set.ts';
-import { checkProgramByProgram } from './check-by-program.ts';
+import { checkProgramByProgram, primeServerRoots } from './check-by-program.ts';
 import { refuseHalfWrittenTree } from './check-interrupted-edit.ts';
 import type { CheckTimeline } from './check-timeline.ts';
 import type { EarlyServer } from './early-typescript-server.ts';
@@ -92,6 +92,8 @@ export async function checkWith(booted: BootedComposition, cmd: CheckCommand, io
   // started first: checking never writes, and a refused run disposes of it
   const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan, walked === undefined ? undefined : { walked, isTypeScriptFile });
   if (prestarted?.epoch !== undefined) plan = { ...plan, epoch: prestarted.epoch };
+  // while the project loads: the roots the schedule routes the files by
+  if (walked !== undefined) void walked.then((found) => primeServerRoots(api.engine, found?.files ?? [], plan.workspace, plan.signal));
   const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
   // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
   if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);
@@ -117,9 +119,13 @@ export async function checkWith(booted: BootedComposition, cmd: CheckCommand, io
   // A file whose every program stops before checking (syntax errors, an unusable config) has
   // the compiler's early verdict only, as `tsc` prints it; the server is not asked.
   const stoppedOnly = filesOnlyInStoppedPrograms(fileSet.programs);
-  const handled = fileSet.files.filter((file) => !stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
-  const judgedEarly = fileSet.files.filter((file) => stoppedOnly.has(file) && api.engine.serversFor(file, plan.workspace).length > 0);
-  const unserved = fileSet.files.filter((file) => api.engine.serversFor(file, plan.workspace).length === 0);
+  const handled: string[] = [];
+  const judgedEarly: string[] = [];
+  const unserved: string[] = [];
+  for (const file of fileSet.files) {
+    if (api.engine.serversFor(file, plan.workspace).length === 0) unserved.push(file);
+    else (stoppedOnly.has(file) ? judgedEarly : handled).push(file);
+  }
   const hinted = new Set([...unservedByGroup(unserved).values()].flat());
   for (const file of unserved) {
     if (fileSet.explicit.has(file) && !hinted.has(file)) io.stderr.write(`warning: no language server handles ${displayPath(file, io.cwd)}; skipped\n`);

@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { BootedComposition } from './boot-composition.ts';
 import { type FileSet, type FileSetRequest, planFileSet } from './check-file-set.ts';
-import { listNativePrograms, nativeProgramStructure } from './native-program-listing.ts';
+import { listNativePrograms, nativeProgramStructure, type ProgramLister } from './native-program-listing.ts';
 import type { FileSnapshot } from '../lsp/engine-types.ts';
 import { takeFileSnapshot } from './file-snapshot.ts';
 import type { CheckCommand } from './parse-args.ts';
@@ -38,8 +38,16 @@ export interface PlanInputs {
   signal: AbortSignal | undefined;
   /** Awaited after the programs are read and before any file is classified. */
   gate?: Promise<unknown>;
-  /** Called when the compiler's listings have been started (TypeScript 7: its `tsc` processes spawned). */
+  /**
+   * Called when the plan has reached the compiler's listings (TypeScript 7: its `tsc` processes
+   * spawned, or, with {@link lister}, waiting for it to be known).
+   */
   onListing?: () => void;
+  /**
+   * TypeScript 7: where a program's listing may come from before its `tsc` is run (the language
+   * server `check` starts once the plan has reached this point; undefined: none). Must settle.
+   */
+  lister?: Promise<ProgramLister | undefined>;
 }
 
 /**
@@ -72,7 +80,8 @@ export function fileSetRequest(inputs: PlanInputs): FileSetRequest {
       ? {}
       : {
           completePrograms: (programs: TsProgram[]) => {
-            const listing = listNativePrograms(native, programs, inputs.signal);
+            const { lister } = inputs;
+            const listing = lister === undefined ? listNativePrograms(native, programs, inputs.signal) : lister.then((from) => listNativePrograms(native, programs, inputs.signal, from));
             inputs.onListing?.();
             return after(listing);
           },
@@ -103,9 +112,9 @@ export interface EarlyPlan {
    */
   take(choice: TypeScriptChoice | undefined): Promise<FileSet | undefined>;
   /**
-   * Resolves once the plan has walked the paths, taken its snapshot and started the compiler's
-   * listings — the point from which it waits on child processes and on the boot — or has ended
-   * without getting there. Never rejects.
+   * Resolves once the plan has walked the paths, taken its snapshot and reached the compiler's
+   * listings (started them, or waits for its `lister`) — the point from which it waits on child
+   * processes, the server and the boot — or has ended without getting there. Never rejects.
    */
   readonly started: Promise<void>;
 }

@@ -25,6 +25,9 @@ import { offerPrestartedServer, serverFingerprint } from '../lsp/prestarted-serv
 import { loadUnopened } from '../lsp/unopened-pull.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
 import type { Walked } from './early-plan.ts';
+import type { ProgramLister } from './native-program-listing.ts';
+import { listProgramFromServer } from './server-program-listing.ts';
+import { untilOrAfter } from './until-or-after.ts';
 import { warmSeed } from './warm-typescript.ts';
 
 /**
@@ -33,6 +36,39 @@ import { warmSeed } from './warm-typescript.ts';
  * imports hold the event loop, and the server waits for our answers before it loads.
  */
 export const EARLY_SERVER_HEAD_START_MS = 150;
+
+/**
+ * The longest the server's listing may take once the project has loaded (it is a few ms: four
+ * requests on a local socket); past it the compiler's listing is run instead.
+ */
+const SERVER_LISTING_TIMEOUT_MS = 5_000;
+
+/**
+ * How long after the load is sent the boot may wait for the server's first registration to be
+ * answered. TypeScript 7's server (7.0.2) asks `client/registerCapability` right after
+ * `initialized` and handles nothing else until the answer comes: measured with a raw client that
+ * answered it 150 ms late, the project's load ended 150 ms later; answering the configuration
+ * request late changed nothing. The boot's module loading holds this process's event loop for
+ * ~70 ms, so a boot started before the answer was written held the load back by as much (on rxjs
+ * the server used no CPU until the boot ended). It comes ~10 ms after `initialized`; a server
+ * that registers nothing costs this wait once.
+ */
+const REGISTRATION_WAIT_MS = 50;
+
+/**
+ * @param client a client not yet started
+ * @returns resolves once the server's first `client/registerCapability` is answered and the answer
+ *   written (the JSON-RPC writer sends on a later turn of the event loop); never rejects
+ */
+function firstRegistration(client: LanguageClient): Promise<void> {
+  return new Promise<void>((settle) => {
+    const subscription = client.registry.onDidChange(() => {
+      subscription.dispose();
+      // the handler answers after this listener; vscode-jsonrpc writes the answer on a setImmediate
+      setImmediate(() => setImmediate(settle));
+    });
+  });
+}
 
 /** Before the subprocess service is up there is nothing to dispose. */
 const nothingToDispose = (): Promise<void> => Promise.resolve();
@@ -55,8 +91,17 @@ export interface EarlyServerInputs {
 
 /** A server started ahead of the engine. */
 export interface EarlyServer {
-  /** Resolves once the load was asked for, or the start failed (never rejects). */
+  /**
+   * Resolves once the load was asked for and the server's first registration is answered (or
+   * {@link REGISTRATION_WAIT_MS} passed), or the start failed. Never rejects.
+   */
   readonly loadAsked: Promise<void>;
+  /**
+   * A program's listing from this server once its project has loaded (server-program-listing.ts):
+   * for a program without references whose project it loaded, with no early diagnostics; else
+   * undefined (then the compiler's listing is run).
+   */
+  readonly listProgram: ProgramLister;
   /**
    * Stops what the engine did not take (the process, the watches): call once the engine's warm
    * start has settled — it takes them then or never — so an unused process does not live on
@@ -96,6 +141,7 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
   let disposeService = nothingToDispose;
   let client: LanguageClient;
   let started: Promise<void>;
+  let registered: Promise<void>;
   try {
     const [{ Context }, { LocalSubprocessRuntime }] = await Promise.all([import('@deepseek-ai/cordis'), import('@deepseek-ai/dsh-subprocess-local')]);
     const ctx = new Context();
@@ -104,6 +150,7 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
     disposeService = () => fiber.dispose();
     await fiber;
     client = new LanguageClient({ serverId: EMBEDDED_TYPESCRIPT_ID, root, config: entry, executable: entry.command, subprocess: ctx.subprocess, log });
+    registered = firstRegistration(client);
     started = client.start();
   } catch (error) {
     stopWatches();
@@ -115,10 +162,22 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
   started.catch(() => undefined);
   // the load: registered before the pool can take the client, so the engine's warm start waits
   // for this pull instead of sending its own (unopened-pull.ts keeps one load per process)
-  const asked = started.then(
-    () => void loadUnopened(client, seed, URI.file(seed).toString(), inputs.waitMs),
+  let load: Promise<void> | undefined;
+  const sent = started.then(
+    () => void (load = loadUnopened(client, seed, URI.file(seed).toString(), inputs.waitMs)),
     () => undefined,
   );
+  // the server works on the load only once its first registration is answered (see REGISTRATION_WAIT_MS)
+  const asked = sent.then(async () => void (load === undefined ? undefined : await untilOrAfter(registered, REGISTRATION_WAIT_MS)));
+  const listProgram: ProgramLister = async (program) => {
+    // with references the server reads the referenced projects' sources where `tsc` reads their
+    // outputs: its file list is not the compiler's
+    if (program.references.length > 0) return undefined;
+    await asked;
+    if (load === undefined) return undefined;
+    await load;
+    return listProgramFromServer(client, program.configPath, { signal: AbortSignal.timeout(SERVER_LISTING_TIMEOUT_MS), log });
+  };
   const withdraw = offerPrestartedServer({ serverId: EMBEDDED_TYPESCRIPT_ID, root, fingerprint: serverFingerprint(entry, entry.command), client, started });
   const releaseUnused = async (): Promise<void> => {
     if (withdraw()) {
@@ -129,6 +188,7 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
   };
   return {
     loadAsked: asked,
+    listProgram,
     releaseUnused,
     async dispose() {
       await releaseUnused();

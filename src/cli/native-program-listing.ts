@@ -73,9 +73,18 @@ export function parseNativeListing(stdout: string, cwd: string, configPath: stri
       diagnostics.push({ path: configPath, diagnostic: { severity: SEVERITY[severity] ?? 'error', range: { start, end: start }, message, source: NATIVE_SOURCE, code: Number(code) } });
       continue;
     }
-    if (isAbsolute(line) && !line.split(/[\\/]/).includes('node_modules')) files.push(resolve(line));
+    if (listedProgramFile(line)) files.push(resolve(line));
   }
   return { files, diagnostics };
+}
+
+/**
+ * @param name a file name the compiler lists for a program
+ * @returns whether it is one of the program's own files: absolute and outside `node_modules`
+ *   (the compiler's libraries and packages are left out)
+ */
+export function listedProgramFile(name: string): boolean {
+  return isAbsolute(name) && !name.split(/[\\/]/).includes('node_modules');
 }
 
 /**
@@ -201,20 +210,27 @@ function declarationOutputsOf(program: TsProgram): Record<string, string> | unde
 }
 
 /**
+ * A listing some other source can give for a program (the language server that has it loaded,
+ * server-program-listing.ts), or undefined: then the compiler's own is run.
+ */
+export type ProgramLister = (program: TsProgram) => Promise<NativeListing | undefined>;
+
+/**
  * Replaces each program's root files and config errors by what its native `tsc` lists.
  * @param tsc the native compiler
  * @param programs programs parsed for their structure (references)
  * @param signal cancels
+ * @param lister asked first for each program; its undefined runs `tsc`
  * @returns the programs, `complete`, with the compiler's own files, errors and whether it stops
  */
-export async function listNativePrograms(tsc: NativeTsc, programs: readonly TsProgram[], signal?: AbortSignal): Promise<TsProgram[]> {
+export async function listNativePrograms(tsc: NativeTsc, programs: readonly TsProgram[], signal?: AbortSignal, lister?: ProgramLister): Promise<TsProgram[]> {
   const out: TsProgram[] = [...programs];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < out.length) {
       const index = next++;
       const program = out[index] as TsProgram;
-      const listing = await listNativeProgram(tsc, program.configPath, signal);
+      const listing = (await lister?.(program)) ?? (await listNativeProgram(tsc, program.configPath, signal));
       const { stops: _stops, ...rest } = program;
       const listed: TsProgram = { ...rest, files: listing.files, errors: listing.diagnostics, complete: true, ...(stopsBeforeChecking(listing) ? { stops: true as const } : {}) };
       const outputs = declarationOutputsOf(listed);

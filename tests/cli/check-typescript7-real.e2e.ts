@@ -82,11 +82,13 @@ describe('a real repository on TypeScript 7: rxjs 7.8.2 migrated, against its ts
 
     const r = await spawnCli(MAIN, ['check', '.', '--format', 'json', '--wait-ms', '150000', '--log-level', 'debug'], { cwd: root, env: { ...env, DSH_LSP_ACTIONS_TIMELINE: '1' }, timeoutMs: TIMEOUT });
     assert.equal(r.code, 1, r.stderr.slice(-2000));
-    // the answers came from a server whose project loaded while the listing ran (decision 0110),
+    // the answers came from a server whose project loaded before the plan was done (decision 0110),
     // the very process started before the composition booted (decision 0113)
     assert.match(r.stderr, /^timeline: [\d.]+ ms project loaded$/m);
     assert.match(r.stderr, /typescript: took the process started before the engine \(root /);
     assert.doesNotMatch(r.stderr, /was not taken by the engine/);
+    // the program's listing came from that server, not from a second parse by tsc (decision 0114)
+    assert.match(r.stderr, /typescript api: .*tsconfig\.json listed by the server \(\d+ files\)/);
     const doc = JSON.parse(r.stdout) as JsonDoc;
     assert.equal(doc.typescript?.version, '7.0.2');
     assert.equal(doc.typescript?.server, 'tsc --lsp');
