@@ -90,14 +90,20 @@ export async function primeServerRoots(engine: LspActionsApi['engine'], files: r
   const rootOf = engine.serverRootOf?.bind(engine);
   if (rootOf === undefined) return;
   const asked = new Set<string>();
+  // a lookup that throws before it is a promise (a disposed engine) is caught like one that rejects
+  const lookup = async (serverId: string, file: string): Promise<unknown> => rootOf(serverId, file, workspace, signal === undefined ? {} : { signal });
   const lookups: Array<Promise<unknown>> = [];
-  for (const file of files) {
-    for (const serverId of engine.serversFor(file, workspace)) {
-      const key = `${serverId}\u0000${dirname(file)}`;
-      if (asked.has(key)) continue;
-      asked.add(key);
-      lookups.push(rootOf(serverId, file, workspace, signal === undefined ? {} : { signal }).catch(() => undefined));
+  try {
+    for (const file of files) {
+      for (const serverId of engine.serversFor(file, workspace)) {
+        const key = `${serverId}\u0000${dirname(file)}`;
+        if (asked.has(key)) continue;
+        asked.add(key);
+        lookups.push(lookup(serverId, file).catch(() => undefined));
+      }
     }
+  } catch {
+    // an engine that cannot route (disposed): nothing to prime; the schedule says why
   }
   await Promise.all(lookups);
 }

@@ -93,7 +93,7 @@ export async function checkWith(booted: BootedComposition, cmd: CheckCommand, io
   const prestarted = choice === undefined ? undefined : prestartTypeScript(api, cmd, io, plan, walked === undefined ? undefined : { walked, isTypeScriptFile });
   if (prestarted?.epoch !== undefined) plan = { ...plan, epoch: prestarted.epoch };
   // while the project loads: the roots the schedule routes the files by
-  if (walked !== undefined) void walked.then((found) => primeServerRoots(api.engine, found?.files ?? [], plan.workspace, plan.signal));
+  if (walked !== undefined) void walked.then((found) => primeServerRoots(api.engine, found?.files ?? [], plan.workspace, plan.signal)).catch(() => undefined);
   const fs = (booted.ctx as unknown as { fs?: FileSystem }).fs;
   // An edit a crash left half-applied is not judged: exit 2, saying how to finish it.
   if (fs !== undefined) await refuseHalfWrittenTree(fs, plan.workspace, io);

@@ -81,7 +81,8 @@ export function fileSetRequest(inputs: PlanInputs): FileSetRequest {
       : {
           completePrograms: (programs: TsProgram[]) => {
             const { lister } = inputs;
-            const listing = lister === undefined ? listNativePrograms(native, programs, inputs.signal) : lister.then((from) => listNativePrograms(native, programs, inputs.signal, from));
+            // a program with references is never the server's to list: its tsc starts without waiting for the lister
+            const listing = listNativePrograms(native, programs, inputs.signal, lister === undefined ? undefined : async (program, signal) => (program.references.length > 0 ? undefined : (await lister)?.(program, signal)));
             inputs.onListing?.();
             return after(listing);
           },

@@ -14,7 +14,7 @@
  *   otherwise it starts its own and this one is stopped.
  * Only for the default composition: a user's `cordis.yml` may run servers in another world.
  */
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { URI } from 'vscode-uri';
 import type { ServerConfig } from '../config.ts';
 import { prestartWatch, type PrestartedWatch } from '../documents/prestarted-watches.ts';
@@ -57,17 +57,44 @@ const REGISTRATION_WAIT_MS = 50;
 
 /**
  * @param client a client not yet started
- * @returns resolves once the server's first `client/registerCapability` is answered and the answer
- *   written (the JSON-RPC writer sends on a later turn of the event loop); never rejects
+ * @returns `answered` resolves once the server's first `client/registerCapability` is answered and
+ *   the answer written (the JSON-RPC writer sends on a later turn of the event loop), never
+ *   rejects; `dispose` stops listening (a server that registers nothing)
  */
-function firstRegistration(client: LanguageClient): Promise<void> {
-  return new Promise<void>((settle) => {
+function firstRegistration(client: LanguageClient): { answered: Promise<void>; dispose(): void } {
+  let dispose = nothing;
+  const answered = new Promise<void>((settle) => {
     const subscription = client.registry.onDidChange(() => {
       subscription.dispose();
       // the handler answers after this listener; vscode-jsonrpc writes the answer on a setImmediate
       setImmediate(() => setImmediate(settle));
     });
+    dispose = () => subscription.dispose();
   });
+  return { answered, dispose: () => dispose() };
+}
+
+/** A placeholder until the real callback is known. */
+const nothing = (): void => undefined;
+
+/** @returns `signal` (if any) bounded by `ms` */
+function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
+  return signal === undefined ? AbortSignal.timeout(ms) : AbortSignal.any([signal, AbortSignal.timeout(ms)]);
+}
+
+/** @returns what `work` resolves to, or false when `signal` aborts first */
+async function settledBefore(work: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  let onAbort = nothing;
+  const gaveUp = new Promise<false>((settle) => {
+    onAbort = () => settle(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, gaveUp]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** Before the subprocess service is up there is nothing to dispose. */
@@ -86,6 +113,8 @@ export interface EarlyServerInputs {
   isTypeScriptFile: (path: string) => boolean;
   /** How long the load may take. */
   waitMs: number;
+  /** How long the boot waits for the server's first registration (default {@link REGISTRATION_WAIT_MS}; tests). */
+  registrationWaitMs?: number;
   log: EngineLog;
 }
 
@@ -141,7 +170,7 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
   let disposeService = nothingToDispose;
   let client: LanguageClient;
   let started: Promise<void>;
-  let registered: Promise<void>;
+  let registered: ReturnType<typeof firstRegistration>;
   try {
     const [{ Context }, { LocalSubprocessRuntime }] = await Promise.all([import('@deepseek-ai/cordis'), import('@deepseek-ai/dsh-subprocess-local')]);
     const ctx = new Context();
@@ -168,15 +197,19 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
     () => undefined,
   );
   // the server works on the load only once its first registration is answered (see REGISTRATION_WAIT_MS)
-  const asked = sent.then(async () => void (load === undefined ? undefined : await untilOrAfter(registered, REGISTRATION_WAIT_MS)));
-  const listProgram: ProgramLister = async (program) => {
+  const asked = sent.then(async () => {
+    if (load !== undefined) await untilOrAfter(registered.answered, inputs.registrationWaitMs ?? REGISTRATION_WAIT_MS);
+    registered.dispose();
+  });
+  // the project this server loads: the seed's, whose config is in the server's root
+  const loadedConfigs = new Set(inputs.rootMarkers.map((name) => join(root, name)));
+  const loaded = asked.then(() => (load === undefined ? false : load.then(() => true)));
+  const listProgram: ProgramLister = async (program, signal) => {
     // with references the server reads the referenced projects' sources where `tsc` reads their
-    // outputs: its file list is not the compiler's
-    if (program.references.length > 0) return undefined;
-    await asked;
-    if (load === undefined) return undefined;
-    await load;
-    return listProgramFromServer(client, program.configPath, { signal: AbortSignal.timeout(SERVER_LISTING_TIMEOUT_MS), log });
+    // outputs: its file list is not the compiler's; another program's project it has not loaded
+    if (program.references.length > 0 || !loadedConfigs.has(program.configPath)) return undefined;
+    if (!(await settledBefore(loaded, withTimeout(signal, inputs.waitMs)))) return undefined;
+    return listProgramFromServer(client, program.configPath, { signal: withTimeout(signal, SERVER_LISTING_TIMEOUT_MS), log });
   };
   const withdraw = offerPrestartedServer({ serverId: EMBEDDED_TYPESCRIPT_ID, root, fingerprint: serverFingerprint(entry, entry.command), client, started });
   const releaseUnused = async (): Promise<void> => {

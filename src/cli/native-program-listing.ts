@@ -213,7 +213,7 @@ function declarationOutputsOf(program: TsProgram): Record<string, string> | unde
  * A listing some other source can give for a program (the language server that has it loaded,
  * server-program-listing.ts), or undefined: then the compiler's own is run.
  */
-export type ProgramLister = (program: TsProgram) => Promise<NativeListing | undefined>;
+export type ProgramLister = (program: TsProgram, signal?: AbortSignal) => Promise<NativeListing | undefined>;
 
 /**
  * Replaces each program's root files and config errors by what its native `tsc` lists.
@@ -230,7 +230,7 @@ export async function listNativePrograms(tsc: NativeTsc, programs: readonly TsPr
     while (next < out.length) {
       const index = next++;
       const program = out[index] as TsProgram;
-      const listing = (await lister?.(program)) ?? (await listNativeProgram(tsc, program.configPath, signal));
+      const listing = (await lister?.(program, signal)) ?? (await listNativeProgram(tsc, program.configPath, signal));
       const { stops: _stops, ...rest } = program;
       const listed: TsProgram = { ...rest, files: listing.files, errors: listing.diagnostics, complete: true, ...(stopsBeforeChecking(listing) ? { stops: true as const } : {}) };
       const outputs = declarationOutputsOf(listed);

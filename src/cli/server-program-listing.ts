@@ -47,6 +47,8 @@ const EARLY_DIAGNOSTICS = ['getConfigFileParsingDiagnostics', 'getProgramDiagnos
 export async function listProgramFromServer(client: LanguageClient, configPath: string, options: { signal?: AbortSignal; log: EngineLog }): Promise<NativeListing | undefined> {
   const { signal, log } = options;
   const label = `${client.serverId} api`;
+  // a Unix socket in a temporary directory; TypeScript 7 listens on a named pipe on Windows (not done: the listing runs)
+  if (process.platform === 'win32') return undefined;
   let dir: string | undefined;
   let socket: Socket | undefined;
   let dispose: (() => void) | undefined;

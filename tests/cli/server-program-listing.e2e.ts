@@ -5,7 +5,8 @@
  * and reports them) when the config does not parse, names an unknown or removed option, or a
  * source file has a syntax error; nothing for a config whose project the server did not load.
  * And the early server (early-typescript-server.ts): its `loadAsked` waits until the server's
- * first registration is answered, and its lister leaves a program with references to `tsc`.
+ * first registration is answered, and its lister leaves to `tsc` a program with references,
+ * another program than the one it loaded, and an interrupted run's.
  * Real server (typescript@7.0.2 from tests/servers), real harness subprocess service.
  */
 import assert from 'node:assert/strict';
@@ -90,11 +91,29 @@ describe("a TypeScript 7 program's listing from its language server (real)", { s
     assert.deepEqual(apiDirs(), dirsBefore);
   });
 
+  // what tsc --listFilesOnly does not print (7.0.2: the checker's global diagnostics come only with a check):
+  // the server says nothing either, and both give the same files
+  for (const [name, files] of [
+    ['no default library (noLib: TS2318 when checked)', { ...SOURCES, 'tsconfig.json': '{"compilerOptions":{"noLib":true},"include":["src"]}' }],
+    ['a global declaration at odds with the library (TS2428 when checked)', { ...SOURCES, 'src/g.d.ts': 'interface Array {}\n', 'tsconfig.json': '{"include":["src"]}' }],
+  ] as const) {
+    it(`${name}: the listing's files, as tsc --listFilesOnly, which prints nothing more`, T, async () => {
+      const root = project(name.replace(/\W+/g, '-'), files);
+      const config = join(root, 'tsconfig.json');
+      const compiler = await listNativeProgram(TSC, config);
+      assert.deepEqual(compiler.diagnostics, []);
+      const listing = await withLoadedServer(root, 'src/a.ts', (client) => listProgramFromServer(client, config, { log: () => undefined }));
+      assert.deepEqual(listing, { files: compiler.files, diagnostics: [] });
+    });
+  }
+
   for (const [name, files, expectedCode] of [
     ['a syntax error in a source file', { ...SOURCES, 'src/d.ts': 'let x = ;\n', 'tsconfig.json': '{"include":["src"]}' }, 1109],
     ['an option TypeScript 7 removed', { ...SOURCES, 'tsconfig.json': '{"compilerOptions":{"baseUrl":"."},"include":["src"]}' }, 5102],
     ['a config that is not valid JSON', { ...SOURCES, 'tsconfig.json': '{"compilerOptions":{"strict":true,,},"include":["src"]}' }, 1136],
     ['an unknown option', { ...SOURCES, 'tsconfig.json': '{"compilerOptions":{"fooBar":1},"include":["src"]}' }, 5023],
+    ['a missing file of `files`', { ...SOURCES, 'tsconfig.json': '{"files":["src/a.ts","src/missing.ts"]}' }, 6053],
+    ['a type library that is not there', { ...SOURCES, 'tsconfig.json': '{"compilerOptions":{"types":["nope"]},"include":["src"]}' }, 2688],
   ] as const) {
     it(`${name}: no listing from the server; the compiler's listing has the diagnostic`, T, async () => {
       const root = project(name.replace(/\W+/g, '-'), files);
@@ -136,6 +155,8 @@ describe("a TypeScript 7 program's listing from its language server (real)", { s
       rootMarkers: ['tsconfig.json'],
       isTypeScriptFile: (path) => path.endsWith('.ts'),
       waitMs: 60_000,
+      // as long as it takes: the registration always comes from TypeScript 7 (the run waits 50 ms at most)
+      registrationWaitMs: 60_000,
       log: () => undefined,
     });
     assert.ok(early !== undefined, 'started');
@@ -149,6 +170,10 @@ describe("a TypeScript 7 program's listing from its language server (real)", { s
       const listing = await early.listProgram(program);
       assert.deepEqual(listing?.files, (await listNativeProgram(TSC, program.configPath)).files);
       assert.equal(await early.listProgram({ ...program, references: [join(root, 'lib', 'tsconfig.json')] }), undefined);
+      // another program's config: not the project this server loaded
+      assert.equal(await early.listProgram({ ...program, configPath: join(root, 'lib', 'tsconfig.json') }), undefined);
+      // the run interrupted: no listing
+      assert.equal(await early.listProgram(program, AbortSignal.abort()), undefined);
       await offered.client.stop();
     } finally {
       await early.dispose();
