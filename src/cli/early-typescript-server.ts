@@ -24,6 +24,7 @@ import { LanguageClient } from '../lsp/language-client.ts';
 import { offerPrestartedServer, serverFingerprint } from '../lsp/prestarted-servers.ts';
 import { loadUnopened } from '../lsp/unopened-pull.ts';
 import { EMBEDDED_TYPESCRIPT_ID } from '../presets/embedded-typescript.ts';
+import { raceAbort } from '../race-abort.ts';
 import type { Walked } from './early-plan.ts';
 import type { ProgramLister } from './native-program-listing.ts';
 import { listProgramFromServer } from './server-program-listing.ts';
@@ -55,6 +56,9 @@ const SERVER_LISTING_TIMEOUT_MS = 5_000;
  */
 const REGISTRATION_WAIT_MS = 50;
 
+/** A placeholder until the real callback is known. */
+const nothing = (): void => undefined;
+
 /**
  * @param client a client not yet started
  * @returns `answered` resolves once the server's first `client/registerCapability` is answered and
@@ -62,39 +66,19 @@ const REGISTRATION_WAIT_MS = 50;
  *   rejects; `dispose` stops listening (a server that registers nothing)
  */
 function firstRegistration(client: LanguageClient): { answered: Promise<void>; dispose(): void } {
-  let dispose = nothing;
-  const answered = new Promise<void>((settle) => {
-    const subscription = client.registry.onDidChange(() => {
-      subscription.dispose();
-      // the handler answers after this listener; vscode-jsonrpc writes the answer on a setImmediate
-      setImmediate(() => setImmediate(settle));
-    });
-    dispose = () => subscription.dispose();
+  let answer = nothing;
+  const answered = new Promise<void>((settle) => (answer = settle));
+  const subscription = client.registry.onDidChange(() => {
+    subscription.dispose();
+    // the handler answers after this listener; vscode-jsonrpc writes the answer on a setImmediate
+    setImmediate(() => setImmediate(answer));
   });
-  return { answered, dispose: () => dispose() };
+  return { answered, dispose: () => subscription.dispose() };
 }
-
-/** A placeholder until the real callback is known. */
-const nothing = (): void => undefined;
 
 /** @returns `signal` (if any) bounded by `ms` */
 function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
   return signal === undefined ? AbortSignal.timeout(ms) : AbortSignal.any([signal, AbortSignal.timeout(ms)]);
-}
-
-/** @returns what `work` resolves to, or false when `signal` aborts first */
-async function settledBefore(work: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
-  let onAbort = nothing;
-  const gaveUp = new Promise<false>((settle) => {
-    onAbort = () => settle(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, gaveUp]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** Before the subprocess service is up there is nothing to dispose. */
@@ -208,7 +192,7 @@ export async function startEarlyServer(inputs: EarlyServerInputs): Promise<Early
     // with references the server reads the referenced projects' sources where `tsc` reads their
     // outputs: its file list is not the compiler's; another program's project it has not loaded
     if (program.references.length > 0 || !loadedConfigs.has(program.configPath)) return undefined;
-    if (!(await settledBefore(loaded, withTimeout(signal, inputs.waitMs)))) return undefined;
+    if (!(await raceAbort(loaded, withTimeout(signal, inputs.waitMs)).catch(() => false))) return undefined;
     return listProgramFromServer(client, program.configPath, { signal: withTimeout(signal, SERVER_LISTING_TIMEOUT_MS), log });
   };
   const withdraw = offerPrestartedServer({ serverId: EMBEDDED_TYPESCRIPT_ID, root, fingerprint: serverFingerprint(entry, entry.command), client, started });

@@ -20,6 +20,7 @@
  * one the CLI host started on its own machine (early-typescript-server.ts): the host may reach it
  * directly, as it watches files with node:fs.
  */
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { createJsonRpcChannel, type EngineLog } from '../lsp/json-rpc-connection.ts';
 import type { LanguageClient } from '../lsp/language-client.ts';
 import { isObject } from '../lsp/normalize-common.ts';
+import { raceAbort } from '../race-abort.ts';
 import { listedProgramFile, type NativeListing } from './native-program-listing.ts';
 
 /** Largest message accepted on the API socket (a file list of a large program is a few MB). */
@@ -58,15 +60,16 @@ export async function listProgramFromServer(client: LanguageClient, configPath: 
     const session = await client.request<unknown>('custom/initializeAPISession', { pipe }, signal);
     // only the socket this process placed: never one at a path the server chose
     if (!isObject(session) || session.pipe !== pipe) throw new Error('the server did not open the API session where it was asked to');
-    socket = await connected(pipe, signal);
+    socket = createConnection(pipe);
+    await once(socket, 'connect', signal === undefined ? {} : { signal });
     const channel = createJsonRpcChannel({ stdout: socket, stdin: socket }, { maxMessageBytes: MAX_API_MESSAGE_BYTES, log, label });
     dispose = () => channel.dispose();
-    // one end for every request: the channel failing, or the caller giving up
-    const ended = Promise.race([new Promise<never>((_, reject) => channel.onFatal(reject)), aborted(signal)]);
-    ended.catch(() => undefined);
+    // every request ends when the channel fails or the caller gives up
+    const failed = new Promise<never>((_, reject) => channel.onFatal(reject));
+    failed.catch(() => undefined);
     channel.connection.listen();
     const ask = <R>(method: string, params?: unknown): Promise<R> =>
-      Promise.race([params === undefined ? channel.connection.sendRequest<R>(method) : channel.connection.sendRequest<R>(method, params), ended]);
+      raceAbort(Promise.race([params === undefined ? channel.connection.sendRequest<R>(method) : channel.connection.sendRequest<R>(method, params), failed]), signal);
     await ask('initialize');
     const snapshot = await ask<unknown>('updateSnapshot', {});
     const project = isObject(snapshot) && Array.isArray(snapshot.projects) ? snapshot.projects.find((p) => isObject(p) && typeof p.configFileName === 'string' && resolve(p.configFileName) === resolve(configPath)) : undefined;
@@ -92,35 +95,4 @@ export async function listProgramFromServer(client: LanguageClient, configPath: 
     socket?.destroy();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** @returns the socket once connected; rejects on a connection error or an abort */
-function connected(path: string, signal: AbortSignal | undefined): Promise<Socket> {
-  return new Promise((settle, reject) => {
-    const socket = createConnection(path);
-    const onAbort = (): void => {
-      socket.destroy();
-      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    if (signal?.aborted === true) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    socket.once('connect', () => {
-      signal?.removeEventListener('abort', onAbort);
-      settle(socket);
-    });
-    socket.once('error', (error) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(error);
-    });
-  });
-}
-
-/** @returns a promise that rejects when `signal` aborts (never settles without one) */
-function aborted(signal: AbortSignal | undefined): Promise<never> {
-  if (signal === undefined) return new Promise(() => undefined);
-  return new Promise((_, reject) => {
-    const fail = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
-  });
 }
